@@ -1,0 +1,80 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// One set of settings for every Swift target, so the whole package speaks the same dialect.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Depthbook",
+    products: [
+        .executable(name: "depthbook", targets: ["depthbook"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // C libraries from Debian, found through pkg-config.
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        // Pure Swift: pixels, planes, the photo model, recipes and filters. No C, no I/O, no JSON.
+        .target(name: "DepthbookEngine", swiftSettings: swiftSettings),
+        // Files in and out: HEIC, JPEG (with MPF depth and mattes), PNG, XMP; bundled sample generation.
+        .target(
+            name: "DepthbookCodecs",
+            dependencies: ["DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG"],
+            swiftSettings: swiftSettings
+        ),
+        // Named effects of the talks and the notebook document that strings them together.
+        .target(name: "DepthbookEffects", dependencies: ["DepthbookEngine"], swiftSettings: swiftSettings),
+        // The studio: libwebsockets service thread, sessions, render pool, store.
+        .target(
+            name: "DepthbookServer",
+            dependencies: [
+                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "CWebSockets",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "depthbook",
+            dependencies: [
+                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Shared test helpers: photo locations, naive references, Python reference runner.
+        .target(
+            name: "DepthbookTestSupport",
+            dependencies: ["DepthbookEngine"],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(
+            name: "DepthbookEngineTests",
+            dependencies: ["DepthbookEngine", "DepthbookTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DepthbookCodecsTests",
+            dependencies: ["DepthbookCodecs", "DepthbookEngine", "DepthbookTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DepthbookEffectsTests",
+            dependencies: ["DepthbookEffects", "DepthbookCodecs", "DepthbookEngine", "DepthbookTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DepthbookServerTests",
+            dependencies: ["DepthbookServer", "DepthbookCodecs", "DepthbookEffects", "DepthbookTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

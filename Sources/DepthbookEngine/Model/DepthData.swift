@@ -1,0 +1,48 @@
+/// What the values of a depth plane mean.
+public enum DepthKind: String, Sendable, Codable {
+    /// Inverse distance, in 1/m (or unitless when accuracy is relative).
+    case disparity
+    /// Distance from the camera, in metres.
+    case depth
+}
+
+/// Whether depth values are metric (absolute) or only ordered (relative).
+public enum DepthAccuracy: String, Sendable, Codable {
+    case relative
+    case absolute
+}
+
+/// A depth or disparity map aligned to the upright image, at its own resolution.
+///
+/// Holes (pixels with no measurement) are NaN, never 0 or "far".
+public struct DepthData: Sendable, Equatable {
+    public var kind: DepthKind
+    public var map: FloatPlane
+    public var accuracy: DepthAccuracy
+    public var isFiltered: Bool
+    /// "high" or "low" as the camera reported it, when known.
+    public var quality: String?
+    public var calibration: CameraCalibration?
+
+    public init(kind: DepthKind, map: FloatPlane, accuracy: DepthAccuracy, isFiltered: Bool,
+                quality: String? = nil, calibration: CameraCalibration? = nil) {
+        self.kind = kind
+        self.map = map
+        self.accuracy = accuracy
+        self.isFiltered = isFiltered
+        self.quality = quality
+        self.calibration = calibration
+    }
+
+    /// Min and max over valid (non-NaN) pixels; nil when the map is all holes.
+    public var range: ClosedRange<Float>? { map.validRange() }
+
+    /// The same data as `kind`: disparity = 1 / depth, exactly, with holes (and zeros) becoming NaN.
+    public func converted(to target: DepthKind) -> DepthData {
+        if target == kind { return self }
+        var copy = self
+        copy.kind = target
+        copy.map.samples = map.samples.map { v in (v.isNaN || v <= 0) ? .nan : 1 / v }
+        return copy
+    }
+}

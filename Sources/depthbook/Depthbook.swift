@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// The one executable: every way of using Depthbook is a subcommand.
+@main
+struct Depthbook: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "depthbook",
+        abstract: "Play with the depth in photos: a notebook studio, a renderer and its benchmarks.",
+        version: DepthbookVersion.string,
+        subcommands: [
+            // Each helper-owned command file registers here.
+        ]
+    )
+}
+
+enum DepthbookVersion {
+    static let string = "0.1.0"
+}

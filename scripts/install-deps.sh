@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what Depthbook needs on Debian 12 and skips what is already there.
+#   scripts/install-deps.sh run    the C libraries the server links
+#   scripts/install-deps.sh test   those, plus the browser, nginx and the Python test tools
+set -euo pipefail
+mode=${1:-run}
+
+apt_packages=(libheif-dev libturbojpeg0-dev libwebsockets-dev libpng-dev libgif-dev pkg-config)
+if [ "$mode" = test ]; then
+    apt_packages+=(chromium chromium-driver libimage-exiftool-perl nginx-light openssl)
+fi
+
+missing=()
+for p in "${apt_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ "$mode" = test ]; then
+    python3 - <<'PY' || python3 -m pip install -q -r "$(dirname "$0")/../Tests/requirements.txt"
+import importlib, sys
+for m in ("numpy", "scipy", "pytest", "selenium", "websockets", "PIL"):
+    importlib.import_module(m)
+PY
+fi

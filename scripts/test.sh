@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The whole test suite: Swift unit and integration tests, then the end-to-end tests (browser, nginx)
+# against a release build of the real server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh test
+
+# One release build with testability serves both the Swift tests and the end-to-end runs.
+swift build -c release -Xswiftc -enable-testing --build-tests
+swift test -c release -Xswiftc -enable-testing --skip-build
+
+if compgen -G "Tests/EndToEnd/test_*.py" >/dev/null; then
+    DEPTHBOOK_BIN="$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/depthbook" \
+        python3 -m pytest -q Tests/EndToEnd
+fi
