@@ -1,0 +1,186 @@
+/// A notebook: a recipe of cells over one photo. See `docs/notebook-format.md`.
+public struct Notebook: Sendable, Equatable, Codable {
+    public static let formatName = "depthbook.notebook"
+    public static let currentVersion = 1
+
+    public var format: String
+    public var version: Int
+    public var name: String
+    public var title: String
+    public var description: String
+    public var photo: PhotoReference
+    public var cells: [Cell]
+    public var metadata: [String: JSONValue]
+
+    public init(name: String, title: String, description: String = "", photo: PhotoReference,
+                cells: [Cell], metadata: [String: JSONValue] = [:]) {
+        self.format = Notebook.formatName
+        self.version = Notebook.currentVersion
+        self.name = name
+        self.title = title
+        self.description = description
+        self.photo = photo
+        self.cells = cells
+        self.metadata = metadata
+    }
+
+    public func cell(_ id: String) -> Cell? { cells.first { $0.id == id } }
+
+    enum CodingKeys: String, CodingKey { case format, version, name, title, description, photo, cells, metadata }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(String.self, forKey: .format)
+        guard format == Notebook.formatName else {
+            throw NotebookError.invalid("format is \"\(format)\", expected \"\(Notebook.formatName)\"")
+        }
+        version = try c.decode(Int.self, forKey: .version)
+        guard version >= 1 else { throw NotebookError.invalid("version \(version) is not a notebook version") }
+        guard version <= Notebook.currentVersion else {
+            throw NotebookError.invalid("notebook version \(version) is newer than this Depthbook reads (\(Notebook.currentVersion))")
+        }
+        name = try c.decodeIfPresent(String.self, forKey: .name) ?? "untitled"
+        title = try c.decodeIfPresent(String.self, forKey: .title) ?? name
+        description = try c.decodeIfPresent(String.self, forKey: .description) ?? ""
+        photo = try c.decode(PhotoReference.self, forKey: .photo)
+        cells = try c.decode([Cell].self, forKey: .cells)
+        metadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .metadata) ?? [:]
+        version = Notebook.currentVersion  // migrated on load (v1 is the first format: nothing to change yet)
+        try validate()
+    }
+
+    /// Checks ids are well formed and unique, and every reference points at a photo plane or an earlier cell.
+    public func validate() throws {
+        var seen = Set<String>()
+        for cell in cells {
+            guard Cell.isValidID(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" must be 1-64 letters, digits, - or _") }
+            guard !seen.contains(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" is used twice") }
+            for reference in cell.references {
+                let head = reference.split(separator: ".", maxSplits: 1).first.map(String.init) ?? reference
+                if head == "photo" { continue }
+                guard seen.contains(head) else {
+                    throw NotebookError.invalid("cell \"\(cell.id)\" refers to \"\(reference)\", which is not a photo plane or a cell above it")
+                }
+            }
+            seen.insert(cell.id)
+        }
+    }
+}
+
+/// The photo a notebook opens on.
+public enum PhotoReference: Sendable, Equatable, Hashable, Codable {
+    case sample(String)
+    case upload(String)
+    case path(String)
+
+    enum CodingKeys: String, CodingKey { case sample, upload, path }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let s = try c.decodeIfPresent(String.self, forKey: .sample) { self = .sample(s) }
+        else if let u = try c.decodeIfPresent(String.self, forKey: .upload) { self = .upload(u) }
+        else if let p = try c.decodeIfPresent(String.self, forKey: .path) { self = .path(p) }
+        else { throw NotebookError.invalid("photo must be {\"sample\": id}, {\"upload\": sha256} or {\"path\": file}") }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .sample(let s): try c.encode(s, forKey: .sample)
+        case .upload(let u): try c.encode(u, forKey: .upload)
+        case .path(let p): try c.encode(p, forKey: .path)
+        }
+    }
+}
+
+/// One cell of a notebook. Fields that do not apply to a kind are nil.
+public struct Cell: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable { case note, photo, view, step, unsupported }
+
+    public var id: String
+    /// The kind as written; unknown kinds are kept verbatim and read as `.unsupported`.
+    public var kindName: String
+    public var text: String?
+    /// `view`: what it shows.
+    public var input: String?
+    public var histogram: Bool?
+    /// `step`: the effect, its inputs and parameters.
+    public var effect: String?
+    public var inputs: [String: String]?
+    public var params: [String: ParameterValue]?
+    /// Extra fields of unknown kinds, kept as is.
+    public var extra: [String: JSONValue]?
+
+    public var kind: Kind { Kind(rawValue: kindName) ?? .unsupported }
+
+    public init(id: String, kind: Kind, text: String? = nil, input: String? = nil, histogram: Bool? = nil,
+                effect: String? = nil, inputs: [String: String]? = nil, params: [String: ParameterValue]? = nil) {
+        self.id = id
+        self.kindName = kind.rawValue
+        self.text = text
+        self.input = input
+        self.histogram = histogram
+        self.effect = effect
+        self.inputs = inputs
+        self.params = params
+    }
+
+    /// Every plane or cell this cell reads.
+    public var references: [String] {
+        var all = [String]()
+        if let input { all.append(input) }
+        if let inputs { all += inputs.keys.sorted().compactMap { inputs[$0] } }
+        return all
+    }
+
+    static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.count <= 64 && id.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case id, kind, text, input, histogram, effect, inputs, params }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        kindName = try c.decode(String.self, forKey: .kind)
+        text = try c.decodeIfPresent(String.self, forKey: .text)
+        input = try c.decodeIfPresent(String.self, forKey: .input)
+        histogram = try c.decodeIfPresent(Bool.self, forKey: .histogram)
+        effect = try c.decodeIfPresent(String.self, forKey: .effect)
+        inputs = try c.decodeIfPresent([String: String].self, forKey: .inputs)
+        params = try c.decodeIfPresent([String: ParameterValue].self, forKey: .params)
+        if Kind(rawValue: kindName) == nil {
+            extra = try decoder.singleValueContainer().decode([String: JSONValue].self)
+        }
+        if kind == .step && effect == nil { throw NotebookError.invalid("step cell \"\(id)\" names no effect") }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        if kind == .unsupported, let extra {
+            try extra.encode(to: encoder)
+            return
+        }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(kindName, forKey: .kind)
+        try c.encodeIfPresent(text, forKey: .text)
+        try c.encodeIfPresent(input, forKey: .input)
+        try c.encodeIfPresent(histogram, forKey: .histogram)
+        try c.encodeIfPresent(effect, forKey: .effect)
+        try c.encodeIfPresent(inputs, forKey: .inputs)
+        try c.encodeIfPresent(params, forKey: .params)
+    }
+}
+
+/// Why a notebook could not be read or run; the message tells the user what to change.
+public enum NotebookError: Error, Equatable, CustomStringConvertible {
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let m): return "invalid notebook: \(m)"
+        }
+    }
+}
