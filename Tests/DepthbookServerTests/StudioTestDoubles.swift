@@ -58,7 +58,7 @@ final class FakeRenderer: PhotoRenderer {
     let gate: Gate
     init(gate: Gate) { self.gate = gate }
 
-    func render(notebook: Notebook, cell: String, target: RenderTarget, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
+    func render(notebook: Notebook, cell: String, target: FrameTarget, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
         gate.pass()
         guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell \(cell)") }
         let percentile = found.params?["percentile"]?.number.map { String(Int($0)) } ?? "-"

@@ -45,7 +45,7 @@ final class PendingRenderer: PhotoRenderer {
     struct Missing: Error, CustomStringConvertible {
         var description: String { "rendering needs DepthbookEffects' NotebookRenderer, not in this build yet" }
     }
-    func render(notebook: Notebook, cell: String, target: RenderTarget, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame { throw Missing() }
+    func render(notebook: Notebook, cell: String, target: FrameTarget, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame { throw Missing() }
     func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramResult { throw Missing() }
     func export(notebook: Notebook, cell: String, format: ExportFormat, progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile { throw Missing() }
 }

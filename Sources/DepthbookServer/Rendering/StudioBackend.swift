@@ -75,7 +75,7 @@ public struct LoadedPhoto: Sendable {
 
 /// One session's renderer over one photo. The server calls it from one thread at a time.
 public protocol PhotoRenderer: AnyObject, Sendable {
-    func render(notebook: Notebook, cell: String, target: RenderTarget,
+    func render(notebook: Notebook, cell: String, target: FrameTarget,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame
     func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramResult
     func export(notebook: Notebook, cell: String, format: ExportFormat,

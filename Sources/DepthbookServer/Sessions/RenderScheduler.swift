@@ -12,7 +12,7 @@ public struct RenderSlot: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What to render for a slot.
-public enum RenderTarget: Sendable, Equatable {
+public enum FrameTarget: Sendable, Equatable {
     /// The whole cell output scaled to `width` pixels wide.
     case preview(width: Int)
     /// A region of the cell output at full resolution, in upright image pixels.
@@ -23,11 +23,11 @@ public enum RenderTarget: Sendable, Equatable {
 public struct RenderRequest: Sendable, Equatable {
     public var slot: RenderSlot
     public var seq: Int
-    public var target: RenderTarget
+    public var target: FrameTarget
     /// True while a slider moves: render a coarse preview first, then the full one if nothing newer came.
     public var interactive: Bool
 
-    public init(slot: RenderSlot, seq: Int, target: RenderTarget, interactive: Bool = false) {
+    public init(slot: RenderSlot, seq: Int, target: FrameTarget, interactive: Bool = false) {
         self.slot = slot
         self.seq = seq
         self.target = target
@@ -42,7 +42,7 @@ public struct RenderJob: Sendable, Equatable {
     public var coarse: Bool
 
     /// The size actually rendered: a coarse pass renders a preview at half width (never under 64 px).
-    public var target: RenderTarget {
+    public var target: FrameTarget {
         guard coarse, case .preview(let width) = request.target else { return request.target }
         return .preview(width: max(64, width / 2))
     }
