@@ -59,6 +59,7 @@ let package = Package(
         .testTarget(
             name: "DepthbookEngineTests",
             dependencies: ["DepthbookEngine", "DepthbookTestSupport"],
+            exclude: ["References"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

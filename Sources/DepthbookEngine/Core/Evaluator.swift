@@ -1,0 +1,97 @@
+/// Renders recipe nodes: pulls only the regions each stage needs, reuses cached results, fuses chains of
+/// pointwise filters row by row, and checks for cancellation between stages.
+///
+/// Output never depends on the thread count or on how a frame is split into regions: every filter computes
+/// each pixel from a fixed neighbourhood with the frame edge clamped, whatever band or tile it falls in.
+public struct Evaluator: Sendable {
+    public let context: RenderContext
+
+    public init(context: RenderContext = RenderContext()) {
+        self.context = context
+    }
+
+    /// Renders `node` for `target` as float samples.
+    public func render(_ node: Node, _ target: RenderTarget) throws -> PixelBuffer {
+        guard !target.size.isEmpty, !target.region.isEmpty else {
+            throw RenderError.badTarget("empty size or region \(target)")
+        }
+        return try evaluate(node, target)
+    }
+
+    /// Renders `node` for `target` as 8-bit samples (RGB for images, 1 channel for planes), clamping to 0...1
+    /// and rounding. A pointwise root is fused straight into the bytes with no float image in between.
+    public func renderBytes(_ node: Node, _ target: RenderTarget) throws -> Raster<UInt8> {
+        guard !target.size.isEmpty, !target.region.isEmpty else {
+            throw RenderError.badTarget("empty size or region \(target)")
+        }
+        if node.filter is any PointwiseFilter, cachedBuffer(node, target) == nil {
+            return try FusedPointwise(root: node, target: target, evaluator: self).runToBytes()
+        }
+        let buffer = try evaluate(node, target)
+        var bytes = [UInt8](repeating: 0, count: buffer.samples.count)
+        buffer.samples.withUnsafeBufferPointer { src in
+            bytes.withUnsafeMutableBufferPointer { dst in
+                let rowLength = buffer.width * buffer.channels
+                let s = src.baseAddress!, d = dst.baseAddress!
+                context.parallelRows(buffer.height) { rows in
+                    quantize(s + rows.lowerBound * rowLength, d + rows.lowerBound * rowLength, rows.count * rowLength)
+                }
+            }
+        }
+        return Raster(width: buffer.width, height: buffer.height, channels: buffer.channels, samples: bytes)
+    }
+
+    /// A cached result for (node, target), counted as a hit, or nil.
+    func cachedBuffer(_ node: Node, _ target: RenderTarget) -> PixelBuffer? {
+        guard let cache = context.cache, let hit = cache.lookup(node.key, target) else { return nil }
+        context.countHit()
+        return hit
+    }
+
+    /// Renders one node (cached, whole-frame when the filter asks, fused when pointwise).
+    func evaluate(_ node: Node, _ target: RenderTarget) throws -> PixelBuffer {
+        try context.checkCancelled()
+        if let hit = cachedBuffer(node, target) { return hit }
+        let filter = node.filter
+        if filter.rendersWholeFrame(for: target, extent: node.extent), target.region != target.frame {
+            let whole = try evaluate(node, RenderTarget(size: target.size))
+            return whole.cropped(to: target.region)
+        }
+        let output: PixelBuffer
+        if filter is any PointwiseFilter {
+            output = try FusedPointwise(root: node, target: target, evaluator: self).runToFloats()
+        } else {
+            let targets = filter.inputTargets(for: target, extent: node.extent, inputExtents: node.inputs.map(\.extent))
+            var buffers: [PixelBuffer] = []
+            buffers.reserveCapacity(node.inputs.count)
+            for (input, inputTarget) in zip(node.inputs, targets) {
+                buffers.append(try evaluate(input, inputTarget))
+            }
+            try context.checkCancelled()
+            let request = RenderRequest(target: target, extent: node.extent, inputTargets: targets)
+            output = try filter.render(buffers, request, context: context)
+        }
+        context.countMiss()
+        context.cache?.store(node.key, size: target.size, output)
+        return output
+    }
+}
+
+/// Clamps floats to 0...1 and rounds them to bytes (x·255 + 0.5, truncated).
+@inline(__always)
+func quantize(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<UInt8>, _ count: Int) {
+    var i = 0
+    while i + 8 <= count {
+        var v = SIMD8<Float>(UnsafeBufferPointer(start: src + i, count: 8))
+        v = v.replacing(with: 0, where: .!(v .>= 0))  // NaN → 0
+        v = (v.clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 1)) * 255 + 0.5)
+        let b = SIMD8<UInt8>(truncatingIfNeeded: SIMD8<Int32>(v, rounding: .towardZero))
+        for k in 0..<8 { dst[i + k] = b[k] }
+        i += 8
+    }
+    while i < count {
+        let x = src[i]
+        dst[i] = x >= 0 ? UInt8(min(x, 1) * 255 + 0.5) : 0
+        i += 1
+    }
+}

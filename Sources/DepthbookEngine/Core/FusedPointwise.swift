@@ -1,0 +1,161 @@
+/// A source that can hand its 8-bit rows straight to a fused pointwise chain (the photo's image at native
+/// size), so the chain reads bytes instead of a float copy of a 12 MP image.
+public protocol ByteRowSource: Filter {
+    /// The raster whose pixels are exactly the frame at `target.size`, or nil when it must be resampled.
+    func bytes(for target: RenderTarget, extent: PixelSize) -> Raster<UInt8>?
+}
+
+/// A chain of pointwise nodes compiled into a small register program and run row by row: each row segment
+/// flows through every stage in cache-sized scratch rows, and only the chain's result is written out.
+struct FusedPointwise {
+    enum Operand {
+        case buffer(Int)
+        case bytes(Int)
+        case register(Int)
+    }
+
+    struct Instruction {
+        let filter: any PointwiseFilter
+        let operands: [Operand]
+        let channels: [Int]
+        let outputChannels: Int
+        let register: Int
+    }
+
+    let target: RenderTarget
+    let context: RenderContext
+    private(set) var buffers: [PixelBuffer] = []
+    private(set) var byteLeaves: [(raster: Raster<UInt8>, register: Int)] = []
+    private(set) var registerChannels: [Int] = []
+    private(set) var program: [Instruction] = []
+    private var memo: [NodeKey: (Operand, Int)] = [:]
+    let outputChannels: Int
+    /// Pixels per row segment: scratch rows stay in L1/L2.
+    static let segment = 1024
+
+    init(root: Node, target: RenderTarget, evaluator: Evaluator) throws {
+        self.target = target
+        self.context = evaluator.context
+        self.outputChannels = root.kind.channels
+        let (operand, _) = try compile(root, evaluator: evaluator, isRoot: true)
+        if case .register = operand {} else {
+            // The root itself came from a buffer: copy it through an identity stage.
+            let reg = newRegister(root.kind.channels)
+            program.append(Instruction(filter: Identity(), operands: [operand], channels: [root.kind.channels],
+                                       outputChannels: root.kind.channels, register: reg))
+        }
+    }
+
+    private mutating func newRegister(_ channels: Int) -> Int {
+        registerChannels.append(channels)
+        return registerChannels.count - 1
+    }
+
+    private mutating func compile(_ node: Node, evaluator: Evaluator, isRoot: Bool) throws -> (Operand, Int) {
+        if let known = memo[node.key] { return known }
+        let channels = node.kind.channels
+        let result: (Operand, Int)
+        if !isRoot, let hit = evaluator.cachedBuffer(node, target) {
+            buffers.append(hit)
+            result = (.buffer(buffers.count - 1), channels)
+        } else if let pointwise = node.filter as? any PointwiseFilter {
+            var operands: [Operand] = []
+            var inputChannels: [Int] = []
+            for input in node.inputs {
+                let (operand, c) = try compile(input, evaluator: evaluator, isRoot: false)
+                operands.append(operand)
+                inputChannels.append(c)
+            }
+            let reg = newRegister(channels)
+            program.append(Instruction(filter: pointwise, operands: operands, channels: inputChannels,
+                                       outputChannels: channels, register: reg))
+            if !isRoot { evaluator.context.countMiss() }
+            result = (.register(reg), channels)
+        } else if let source = node.filter as? any ByteRowSource,
+                  let raster = source.bytes(for: target, extent: node.extent) {
+            byteLeaves.append((raster, newRegister(raster.channels)))
+            result = (.bytes(byteLeaves.count - 1), raster.channels)
+        } else {
+            buffers.append(try evaluator.evaluate(node, target))
+            result = (.buffer(buffers.count - 1), channels)
+        }
+        memo[node.key] = result
+        return result
+    }
+
+    /// Runs the program into a float buffer of the target region.
+    func runToFloats() throws -> PixelBuffer {
+        let region = target.region
+        let channels = outputChannels
+        return PixelBuffer(region: region, channels: channels) { out in
+            let base = SendablePointer(out.baseAddress!)
+            run { y, x0, count, result in
+                let dst = base.pointer + (y * region.width + x0) * channels
+                dst.update(from: result, count: count * channels)
+            }
+        }
+    }
+
+    /// Runs the program into 8-bit samples of the target region.
+    func runToBytes() throws -> Raster<UInt8> {
+        let region = target.region
+        let channels = outputChannels
+        var bytes = [UInt8](repeating: 0, count: region.pixelCount * channels)
+        bytes.withUnsafeMutableBufferPointer { out in
+            let base = SendablePointer(out.baseAddress!)
+            run { y, x0, count, result in
+                quantize(result, base.pointer + (y * region.width + x0) * channels, count * channels)
+            }
+        }
+        return Raster(width: region.width, height: region.height, channels: channels, samples: bytes)
+    }
+
+    /// Evaluates every row segment of the region; `emit(row, x0, count, result)` receives the root's samples.
+    private func run(_ emit: (Int, Int, Int, UnsafePointer<Float>) -> Void) {
+        let region = target.region
+        let width = region.width
+        let segment = Self.segment
+        withPointers(buffers) { bufferBases in
+            context.parallelRows(region.height) { rows in
+                // Per-band scratch registers.
+                let scratch = registerChannels.map { UnsafeMutablePointer<Float>.allocate(capacity: segment * $0) }
+                defer { scratch.forEach { $0.deallocate() } }
+                var operandPointers: [UnsafePointer<Float>] = []
+                for y in rows {
+                    var x0 = 0
+                    while x0 < width {
+                        let count = min(segment, width - x0)
+                        for (raster, reg) in byteLeaves {
+                            raster.samples.withUnsafeBufferPointer { src in
+                                let c = raster.channels
+                                let from = src.baseAddress! + ((region.y + y) * raster.width + region.x + x0) * c
+                                let to = scratch[reg]
+                                let inv: Float = 1.0 / 255.0
+                                for i in 0..<(count * c) { to[i] = Float(from[i]) * inv }
+                            }
+                        }
+                        for instruction in program {
+                            operandPointers.removeAll(keepingCapacity: true)
+                            for (k, operand) in instruction.operands.enumerated() {
+                                switch operand {
+                                case .buffer(let b):
+                                    operandPointers.append(bufferBases[b] + (y * width + x0) * instruction.channels[k])
+                                case .bytes(let b):
+                                    operandPointers.append(UnsafePointer(scratch[byteLeaves[b].register]))
+                                case .register(let r):
+                                    operandPointers.append(UnsafePointer(scratch[r]))
+                                }
+                            }
+                            instruction.filter.apply(inputs: operandPointers, inputChannels: instruction.channels,
+                                                     output: scratch[instruction.register],
+                                                     outputChannels: instruction.outputChannels, count: count)
+                        }
+                        emit(y, x0, count, scratch[program[program.count - 1].register])
+                        x0 += count
+                    }
+                }
+            }
+        }
+    }
+
+}

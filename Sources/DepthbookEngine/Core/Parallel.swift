@@ -1,0 +1,54 @@
+import Dispatch
+
+extension RenderContext {
+    /// Runs `body` over `0..<count` split into contiguous bands, on up to `threads` cores.
+    ///
+    /// Use only for work where every index is computed independently, so the banding cannot change results.
+    public func parallelRows(_ count: Int, minimumBand: Int = 4, _ body: (Range<Int>) -> Void) {
+        if count <= 0 { return }
+        let workers = min(threads, max(1, count / max(1, minimumBand)))
+        if workers <= 1 {
+            body(0..<count)
+            return
+        }
+        let bands = min(count, workers * 4)
+        withoutActuallyEscaping(body) { body in
+            // Bands write disjoint outputs; the closure is only called while this function runs.
+            let work = UncheckedSendable(body)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let start = count * band / bands, end = count * (band + 1) / bands
+                if start < end { work.value(start..<end) }
+            }
+        }
+    }
+
+    /// Reduces over fixed chunks of `chunk` indices whose partial results are combined in index order, so a
+    /// floating-point sum is the same whatever the thread count.
+    public func parallelReduce<T: Sendable>(_ count: Int, chunk: Int, initial: T, _ part: (Range<Int>) -> T,
+                                            combine: (T, T) -> T) -> T {
+        if count <= 0 { return initial }
+        let chunks = (count + chunk - 1) / chunk
+        let partials = UnsafeMutableBufferPointer<T?>.allocate(capacity: chunks)
+        partials.initialize(repeating: nil)
+        defer { partials.deinitialize(); partials.deallocate() }
+        let slots = SendablePointer(partials.baseAddress!)
+        parallelRows(chunks, minimumBand: 1) { range in
+            for c in range { slots.pointer[c] = part(c * chunk..<min(count, (c + 1) * chunk)) }
+        }
+        var result = initial
+        for c in 0..<chunks { if let p = partials[c] { result = combine(result, p) } }
+        return result
+    }
+}
+
+/// A raw pointer handed to worker bands that each write disjoint indices.
+struct SendablePointer<T>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<T>
+    init(_ pointer: UnsafeMutablePointer<T>) { self.pointer = pointer }
+}
+
+/// Carries a value into worker closures that the caller guarantees use it safely (disjoint writes).
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

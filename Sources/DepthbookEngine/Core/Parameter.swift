@@ -1,0 +1,58 @@
+/// One documented parameter of a filter: the table that validation, the notebook JSON and the page's sliders
+/// are all driven from.
+public struct ParameterInfo: Sendable, Equatable {
+    public var name: String
+    public var label: String
+    /// Allowed values, inclusive.
+    public var range: ClosedRange<Double>
+    public var defaultValue: Double
+    /// "px" (pixels of the plane the filter acts on, scaled with the render), "EV", "%", "" (a factor)...
+    public var unit: String
+    public var doc: String
+
+    public init(_ name: String, label: String, range: ClosedRange<Double>, default defaultValue: Double,
+                unit: String = "", doc: String) {
+        self.name = name
+        self.label = label
+        self.range = range
+        self.defaultValue = defaultValue
+        self.unit = unit
+        self.doc = doc
+    }
+
+    /// Throws a message naming the filter and parameter when `value` is NaN or outside `range`.
+    public func validate(_ value: Double, in filter: String) throws {
+        guard !value.isNaN, range.contains(value) else {
+            throw RenderError.badParameter(
+                filter: filter, name: name,
+                message: "\(value) is outside \(range.lowerBound)...\(range.upperBound)\(unit.isEmpty ? "" : " " + unit)")
+        }
+    }
+}
+
+/// What a filter is, for catalogs and documentation.
+public struct FilterInfo: Sendable {
+    /// Stable identifier used in cache keys ("gaussianBlur").
+    public var name: String
+    /// The closest Core Image filter, when there is one ("CIGaussianBlur").
+    public var coreImageName: String?
+    public var summary: String
+    public var parameters: [ParameterInfo]
+
+    public init(name: String, coreImageName: String?, summary: String, parameters: [ParameterInfo] = []) {
+        self.name = name
+        self.coreImageName = coreImageName
+        self.summary = summary
+        self.parameters = parameters
+    }
+
+    public func parameter(_ name: String) -> ParameterInfo? { parameters.first { $0.name == name } }
+
+    /// Validates `value` against the parameter named `name` (which must be in the table).
+    public func validate(_ name: String, _ value: Double) throws {
+        guard let info = parameter(name) else {
+            throw RenderError.badParameter(filter: self.name, name: name, message: "unknown parameter")
+        }
+        try info.validate(value, in: self.name)
+    }
+}

@@ -1,0 +1,60 @@
+/// An affine colour transform out = M · rgb + bias, optionally clamped to 0...1.
+/// Core Image: CIColorMatrix (inputRVector, inputGVector, inputBVector, inputBiasVector) + CIColorClamp.
+///
+/// Works on the stored (sRGB-encoded) values, as CIColorMatrix does on a working space the caller chose.
+public struct ColorMatrix: PointwiseFilter {
+    public static let info = FilterInfo(
+        name: "colorMatrix", coreImageName: "CIColorMatrix",
+        summary: "3×4 affine colour matrix on RGB (rows: R, G, B; columns: r, g, b, bias), then optional clamp.",
+        parameters: ["r", "g", "b"].flatMap { row in
+            ["r", "g", "b", "bias"].map { col in
+                ParameterInfo("\(row)\(col == "bias" ? "Bias" : col.uppercased())", label: "\(row.uppercased()) ← \(col)",
+                              range: -16...16, default: (row == col) ? 1 : 0,
+                              doc: "Weight of input \(col) in output \(row) (bias: added constant, 0...1 scale).")
+            }
+        } + [ParameterInfo("clamp", label: "Clamp", range: 0...1, default: 1, doc: "1 clamps the result to 0...1.")])
+
+    /// Row-major 3×4.
+    public let matrix: [Float]
+    public let clamps: Bool
+
+    /// `matrix`: 12 values, row-major 3×4 (each row r, g, b, bias).
+    public init(matrix: [Double], clamp: Bool = true) throws {
+        guard matrix.count == 12 else {
+            throw RenderError.badParameter(filter: Self.info.name, name: "matrix", message: "needs 12 values (3×4)")
+        }
+        for (i, v) in matrix.enumerated() { try Self.info.parameters[i].validate(v, in: Self.info.name) }
+        self.matrix = matrix.map(Float.init)
+        self.clamps = clamp
+    }
+
+    public var parameterKey: String { matrix.map { "\($0)" }.joined(separator: ",") + (clamps ? ",clamp" : "") }
+
+    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
+        try expect(inputs, [.image])
+        return .image
+    }
+
+    public func apply(inputs: [UnsafePointer<Float>], inputChannels: [Int], output: UnsafeMutablePointer<Float>,
+                      outputChannels: Int, count: Int) {
+        let m = matrix, src = inputs[0]
+        let (m0, m1, m2, m3) = (m[0], m[1], m[2], m[3])
+        let (m4, m5, m6, m7) = (m[4], m[5], m[6], m[7])
+        let (m8, m9, m10, m11) = (m[8], m[9], m[10], m[11])
+        for i in 0..<count {
+            let j = i * 3
+            let r = src[j], g = src[j + 1], b = src[j + 2]
+            var o0 = m0 * r + m1 * g + m2 * b + m3
+            var o1 = m4 * r + m5 * g + m6 * b + m7
+            var o2 = m8 * r + m9 * g + m10 * b + m11
+            if clamps {
+                o0 = min(max(o0, 0), 1)
+                o1 = min(max(o1, 0), 1)
+                o2 = min(max(o2, 0), 1)
+            }
+            output[j] = o0
+            output[j + 1] = o1
+            output[j + 2] = o2
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// Gaussian blur of an image or plane, edges clamped (Core Image: CIGaussianBlur on a clamped image).
+///
+/// The kernel is truncated at ±ceil(3σ) (OpenCV/SciPy's `truncate=3`). σ is in native pixels and scales
+/// with the render.
+public struct GaussianBlur: Filter {
+    public static let info = FilterInfo(
+        name: "gaussianBlur", coreImageName: "CIGaussianBlur",
+        summary: "Gaussian blur, kernel truncated at ±3σ, frame edge clamped.",
+        parameters: [
+            ParameterInfo("sigma", label: "Sigma", range: 0...500, default: 10, unit: "px",
+                          doc: "Standard deviation in pixels of the plane at native resolution (CIGaussianBlur's inputRadius)."),
+        ])
+
+    public let sigma: Double
+
+    public init(sigma: Double) throws {
+        try Self.info.validate("sigma", sigma)
+        self.sigma = sigma
+    }
+
+    public var parameterKey: String { "sigma=\(sigma)" }
+
+    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
+        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
+        return inputs[0]
+    }
+
+    func convolution(scale: Double) -> SeparableConvolution {
+        let w = gaussianWeights(sigma: sigma * scale)
+        return SeparableConvolution(horizontal: w, vertical: w)
+    }
+
+    public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {
+        let scale = Double(target.size.width) / Double(extent.width)
+        return [target.with(region: convolution(scale: scale).inputRegion(for: target.region, frame: target.frame))]
+    }
+
+    public func render(_ inputs: [PixelBuffer], _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer {
+        convolution(scale: request.scale).run(inputs[0], region: request.region, frame: request.target.frame, context: context)
+    }
+}

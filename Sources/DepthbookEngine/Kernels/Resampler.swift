@@ -1,0 +1,129 @@
+/// Separable resampling of a buffer region: a horizontal pass over the input rows needed, then a vertical pass.
+struct Resampler {
+    let horizontal: TapTable
+    let vertical: TapTable
+    /// Skip NaN taps and renormalise (depth holes never averaged with real values); NaN only when every tap is.
+    let skipsNaN: Bool
+
+    /// Taps for `region` of a frame of `outSize` made from a frame of `inSize`.
+    init(inSize: PixelSize, outSize: PixelSize, region: PixelRect, method: ResamplingMethod, antialias: Bool,
+         skipsNaN: Bool) {
+        horizontal = TapTable(inSize: inSize.width, outSize: outSize.width, first: region.x, count: region.width,
+                              method: method, antialias: antialias)
+        vertical = TapTable(inSize: inSize.height, outSize: outSize.height, first: region.y, count: region.height,
+                            method: method, antialias: antialias)
+        self.skipsNaN = skipsNaN
+    }
+
+    /// The input rectangle the taps read.
+    var inputRegion: PixelRect {
+        PixelRect(x: horizontal.lowest, y: vertical.lowest, width: horizontal.highest - horizontal.lowest + 1,
+                  height: vertical.highest - vertical.lowest + 1)
+    }
+
+    /// Resamples `read(x, y, c)`-addressable input (a buffer covering `inputRegion`) into `region`.
+    func run(input: PixelBuffer, region: PixelRect, context: RenderContext) -> PixelBuffer {
+        let ch = input.channels
+        let inRegion = input.region
+        let rows = inputRegion
+        let outW = region.width
+        let hTaps = horizontal.taps, vTaps = vertical.taps
+        // Horizontal pass: every input row the vertical taps read, at output width.
+        var temp = [Float](repeating: 0, count: rows.height * outW * ch)
+        let skipsNaN = self.skipsNaN
+        input.samples.withUnsafeBufferPointer { src in
+            horizontal.indices.withUnsafeBufferPointer { hi in
+                horizontal.weights.withUnsafeBufferPointer { hw in
+                    temp.withUnsafeMutableBufferPointer { tmp in
+                        let s = src.baseAddress!, t = SendablePointer(tmp.baseAddress!)
+                        let hiP = hi.baseAddress!, hwP = hw.baseAddress!
+                        context.parallelRows(rows.height) { band in
+                            for r in band {
+                                let inRow = s + ((rows.y + r - inRegion.y) * inRegion.width - inRegion.x) * ch
+                                let outRow = t.pointer + r * outW * ch
+                                for o in 0..<outW {
+                                    for c in 0..<ch {
+                                        var acc: Float = 0, wsum: Float = 0
+                                        for k in 0..<hTaps {
+                                            let v = inRow[Int(hiP[o * hTaps + k]) * ch + c]
+                                            let w = hwP[o * hTaps + k]
+                                            if skipsNaN {
+                                                if v.isNaN || w == 0 { continue }
+                                                wsum += w
+                                            }
+                                            acc += w * v
+                                        }
+                                        outRow[o * ch + c] = skipsNaN ? (wsum > 0 ? acc / wsum : .nan) : acc
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Vertical pass.
+        let rowLength = outW * ch
+        return PixelBuffer(region: region, channels: ch) { out in
+            let o = SendablePointer(out.baseAddress!)
+            temp.withUnsafeBufferPointer { tmp in
+                let t = tmp.baseAddress!
+                context.parallelRows(region.height) { band in
+                    for y in band {
+                        let dst = o.pointer + y * rowLength
+                        if skipsNaN {
+                            for j in 0..<rowLength {
+                                var acc: Float = 0, wsum: Float = 0
+                                for k in 0..<vTaps {
+                                    let w = vertical.weights[y * vTaps + k]
+                                    let v = t[(Int(vertical.indices[y * vTaps + k]) - rows.y) * rowLength + j]
+                                    if v.isNaN || w == 0 { continue }
+                                    acc += w * v
+                                    wsum += w
+                                }
+                                dst[j] = wsum > 0 ? acc / wsum : .nan
+                            }
+                        } else {
+                            let w0 = vertical.weights[y * vTaps]
+                            let src0 = t + (Int(vertical.indices[y * vTaps]) - rows.y) * rowLength
+                            scaleRow(src0, w0, dst, rowLength)
+                            for k in 1..<max(1, vTaps) {
+                                let w = vertical.weights[y * vTaps + k]
+                                if w == 0 { continue }
+                                let src = t + (Int(vertical.indices[y * vTaps + k]) - rows.y) * rowLength
+                                accumulateRow(src, w, dst, rowLength)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// dst[i] = w · src[i].
+@inline(__always)
+func scaleRow(_ src: UnsafePointer<Float>, _ w: Float, _ dst: UnsafeMutablePointer<Float>, _ n: Int) {
+    var i = 0
+    let wv = SIMD8<Float>(repeating: w)
+    while i + 8 <= n {
+        let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
+        UnsafeMutableRawPointer(dst + i).storeBytes(of: v * wv, as: SIMD8<Float>.self)
+        i += 8
+    }
+    while i < n { dst[i] = src[i] * w; i += 1 }
+}
+
+/// dst[i] += w · src[i].
+@inline(__always)
+func accumulateRow(_ src: UnsafePointer<Float>, _ w: Float, _ dst: UnsafeMutablePointer<Float>, _ n: Int) {
+    var i = 0
+    let wv = SIMD8<Float>(repeating: w)
+    while i + 8 <= n {
+        let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
+        let d = UnsafeRawPointer(dst + i).loadUnaligned(as: SIMD8<Float>.self)
+        UnsafeMutableRawPointer(dst + i).storeBytes(of: d + v * wv, as: SIMD8<Float>.self)
+        i += 8
+    }
+    while i < n { dst[i] += src[i] * w; i += 1 }
+}

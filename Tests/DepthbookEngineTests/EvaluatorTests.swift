@@ -1,0 +1,136 @@
+import DepthbookEngine
+import DepthbookTestSupport
+import Synchronization
+import Testing
+
+/// The recipe graph itself: regions, tiling and threads, caching, cancellation.
+struct EvaluatorTests {
+    /// A recipe mixing every kind of stage: a resampled, blurred, thresholded mask blending two images.
+    func recipe() throws -> Node {
+        let image = try EngineFixtures.source(EngineFixtures.noise(width: 61, height: 47, channels: 3, seed: 5), id: "img")
+        let depth = try EngineFixtures.source(EngineFixtures.noise(width: 16, height: 12, channels: 1, seed: 9), id: "d")
+        let mask = try depth.applying(GaussianBlur(sigma: 1.5)).applying(Threshold(0.5))
+            .applying(Resample(to: image.extent, method: .bicubic)).applying(GaussianBlur(sigma: 2))
+        let dark = try image.applying(ColorMatrix(matrix: [0.3, 0, 0, 0, 0, 0.3, 0, 0, 0, 0, 0.3, 0]))
+        let blurred = try image.applying(GaussianBlur(sigma: 3))
+        return try Node(BlendWithMask(), [blurred, dark, mask])
+    }
+
+    @Test(arguments: [1, 2, 3, 7])
+    func outputIsTheSameWhateverTheThreads(threads: Int) throws {
+        let node = try recipe()
+        let reference = try Evaluator(context: RenderContext(threads: 1)).render(node, RenderTarget(size: node.extent))
+        let other = try Evaluator(context: RenderContext(threads: threads)).render(node, RenderTarget(size: node.extent))
+        #expect(other.samples == reference.samples)
+    }
+
+    @Test(arguments: [(8, 8), (17, 5), (61, 1), (1, 47)])
+    func tilesStitchToTheWholeFrame(tileW: Int, tileH: Int) throws {
+        let node = try recipe()
+        let size = node.extent
+        let whole = try Evaluator().render(node, RenderTarget(size: size))
+        var stitched = [Float](repeating: -1, count: whole.samples.count)
+        for ty in stride(from: 0, to: size.height, by: tileH) {
+            for tx in stride(from: 0, to: size.width, by: tileW) {
+                let tile = try Evaluator().render(node, RenderTarget(size: size, region: PixelRect(x: tx, y: ty, width: tileW, height: tileH)))
+                for y in 0..<tile.height {
+                    for x in 0..<tile.width {
+                        for c in 0..<3 {
+                            stitched[((ty + y) * size.width + tx + x) * 3 + c] = tile.samples[(y * tile.width + x) * 3 + c]
+                        }
+                    }
+                }
+            }
+        }
+        #expect(stitched == whole.samples)
+    }
+
+    @Test func bytesMatchQuantisedFloats() throws {
+        let node = try recipe()
+        let target = RenderTarget(size: node.extent, region: PixelRect(x: 3, y: 4, width: 30, height: 20))
+        let floats = try Evaluator().render(node, target).samples
+        let bytes = try Evaluator().renderBytes(node, target)
+        #expect(bytes.width == 30 && bytes.height == 20 && bytes.channels == 3)
+        #expect(bytes.samples == floats.map { UInt8((min(max($0, 0), 1) * 255 + 0.5).rounded(.towardZero)) })
+    }
+
+    @Test func secondRenderComesFromTheCache() throws {
+        let cache = RenderCache(byteLimit: 64 << 20)
+        let node = try recipe()
+        let first = RenderContext(cache: cache)
+        _ = try Evaluator(context: first).render(node, RenderTarget(size: node.extent))
+        #expect(first.cacheMisses > 0)
+        let second = RenderContext(cache: cache)
+        _ = try Evaluator(context: second).render(node, RenderTarget(size: node.extent))
+        #expect(second.cacheHits == 1 && second.cacheMisses == 0)
+    }
+
+    /// Moving the last slider recomputes only the last stage: everything under it is a cache hit.
+    @Test func changingOneParameterReusesItsInputs() throws {
+        let cache = RenderCache(byteLimit: 64 << 20)
+        let base = try EngineFixtures.source(EngineFixtures.noise(width: 40, height: 30, channels: 1), id: "p")
+            .applying(GaussianBlur(sigma: 2))
+        let warm = RenderContext(cache: cache)
+        _ = try Evaluator(context: warm).render(base.applying(Threshold(0.4)), RenderTarget(size: base.extent))
+        let moved = RenderContext(cache: cache)
+        let out = try Evaluator(context: moved).render(base.applying(Threshold(0.6)), RenderTarget(size: base.extent))
+        #expect(moved.cacheHits == 1 && moved.cacheMisses == 1)
+        let fresh = try Evaluator().render(base.applying(Threshold(0.6)), RenderTarget(size: base.extent))
+        #expect(out.samples == fresh.samples)
+    }
+
+    @Test func cacheStaysUnderItsByteLimit() throws {
+        let cache = RenderCache(byteLimit: 10_000)
+        for seed in 0..<6 {
+            let node = try EngineFixtures.source(EngineFixtures.noise(width: 30, height: 30, channels: 1, seed: UInt64(seed)),
+                                                 id: "n\(seed)").applying(GaussianBlur(sigma: 1))
+            _ = try Evaluator(context: RenderContext(cache: cache)).render(node, RenderTarget(size: node.extent))
+            #expect(cache.bytes <= 10_000)
+        }
+        #expect(cache.bytes > 0)
+    }
+
+    /// A preview of a large source reads the reduced copy from the cache on the next frame.
+    @Test func previewsReuseTheReducedSource() throws {
+        let cache = RenderCache(byteLimit: 64 << 20)
+        let photo = EngineFixtures.photo(width: 200, height: 150)
+        let image = try Node(PhotoSource(photo: photo, plane: .image, photoID: "p"))
+        let preview = PixelSize(width: 50, height: 38)
+        _ = try Evaluator(context: RenderContext(cache: cache)).render(image.applying(GaussianBlur(sigma: 4)), RenderTarget(size: preview))
+        let next = RenderContext(cache: cache)
+        _ = try Evaluator(context: next).render(image.applying(GaussianBlur(sigma: 8)), RenderTarget(size: preview))
+        #expect(next.cacheHits == 1 && next.cacheMisses == 1)
+    }
+
+    @Test func regionOfAPhotoAtFullSizeReadsOnlyThatRegion() throws {
+        let photo = EngineFixtures.photo(width: 64, height: 48)
+        let image = try Node(PhotoSource(photo: photo, plane: .image, photoID: "p"))
+        let region = PixelRect(x: 10, y: 20, width: 5, height: 3)
+        let out = try Evaluator().render(image, RenderTarget(size: image.extent, region: region))
+        #expect(out.region == region)
+        #expect(out[frameX: 12, frameY: 21, channel: 1] == Float(photo.image[12, 21, 1]) / 255)
+    }
+
+    @Test func cancellationStopsAtAStageBoundary() throws {
+        let calls = Atomic<Int>(0)
+        let context = RenderContext(isCancelled: { calls.add(1, ordering: .relaxed).newValue > 2 })
+        let node = try recipe()
+        #expect(throws: RenderError.cancelled) { try Evaluator(context: context).render(node, RenderTarget(size: node.extent)) }
+    }
+
+    @Test func missingPlanesAreTypedErrors() throws {
+        let photo = EngineFixtures.photo(width: 4, height: 4)
+        #expect(throws: RenderError.missingPlane("depth data")) { try PhotoSource(photo: photo, plane: .disparity, photoID: "x") }
+        #expect(throws: RenderError.self) { try Evaluator().render(Node(PhotoSource(photo: photo, plane: .image, photoID: "x")),
+                                                                   RenderTarget(size: PixelSize(width: 0, height: 3))) }
+    }
+
+    @Test func keysAreStableAndDistinguishParameters() throws {
+        let a = try EngineFixtures.source(EngineFixtures.noise(width: 4, height: 4, channels: 1)).applying(GaussianBlur(sigma: 1))
+        let b = try EngineFixtures.source(EngineFixtures.noise(width: 4, height: 4, channels: 1)).applying(GaussianBlur(sigma: 1))
+        let c = try EngineFixtures.source(EngineFixtures.noise(width: 4, height: 4, channels: 1)).applying(GaussianBlur(sigma: 1.5))
+        #expect(a.key == b.key)
+        #expect(a.key != c.key)
+        #expect(NodeKey("x", inputs: []).description == NodeKey("x", inputs: []).description)
+    }
+}

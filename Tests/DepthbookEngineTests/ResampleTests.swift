@@ -1,0 +1,41 @@
+import DepthbookEngine
+import DepthbookTestSupport
+import Testing
+
+struct ResampleTests {
+    @Test(arguments: [
+        (7, 5, 1, 29, 21, ResamplingMethod.bilinear), (7, 5, 3, 28, 20, .bicubic), (13, 11, 1, 40, 31, .lanczos),
+        (40, 30, 1, 13, 9, .bilinear), (40, 30, 3, 10, 7, .lanczos), (9, 8, 1, 23, 5, .nearest),
+        (1, 1, 1, 5, 3, .bicubic), (33, 1, 1, 8, 1, .bilinear),
+    ])
+    func matchesNumpy(inW: Int, inH: Int, channels: Int, outW: Int, outH: Int, method: ResamplingMethod) throws {
+        let raster = EngineFixtures.noise(width: inW, height: inH, channels: channels, seed: 3)
+        let node = try EngineFixtures.source(raster).applying(Resample(to: PixelSize(width: outW, height: outH), method: method))
+        let ours = try Evaluator().render(node, RenderTarget(size: node.extent))
+        let reference = try PythonReference("resize.py").run(
+            [raster.samples], arguments: ["\(inW)", "\(inH)", "\(channels)", "\(outW)", "\(outH)", method.rawValue])
+        #expect(EngineFixtures.maxDifference(ours.samples, reference) < 1e-5)
+    }
+
+    /// Hand-derived: a 2×1 row [0, 1] enlarged 2× bilinearly samples at x = −0.25, 0.25, 0.75, 1.25.
+    @Test func bilinearHandValues() throws {
+        let raster = Raster<Float>(width: 2, height: 1, channels: 1, samples: [0, 1])
+        let node = try EngineFixtures.source(raster).applying(Resample(to: PixelSize(width: 4, height: 1)))
+        let out = try Evaluator().render(node, RenderTarget(size: node.extent)).samples
+        #expect(out == [0, 0.25, 0.75, 1])
+    }
+
+    /// A depth source with holes: reductions never mix NaN into real values; all-hole areas stay NaN.
+    @Test func holesAreNeverAveraged() throws {
+        var samples = [Float](repeating: 2, count: 8 * 8)
+        for y in 0..<8 { for x in 0..<4 { samples[y * 8 + x] = .nan } }
+        samples[7 * 8 + 7] = 4
+        let raster = Raster<Float>(width: 8, height: 8, channels: 1, samples: samples)
+        let node = try EngineFixtures.source(raster, hasHoles: true)
+        let out = try Evaluator().render(node, RenderTarget(size: PixelSize(width: 4, height: 4))).samples
+        for y in 0..<4 {
+            #expect(out[y * 4].isNaN)
+            #expect(!out[y * 4 + 3].isNaN && out[y * 4 + 3] >= 2 && out[y * 4 + 3] <= 4)
+        }
+    }
+}
