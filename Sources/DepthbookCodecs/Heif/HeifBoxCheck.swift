@@ -11,7 +11,9 @@ enum HeifBoxCheck {
         while offset < bytes.count {
             guard offset + 8 <= bytes.count else { throw PhotoError.truncated("the file ends inside a HEIF box header") }
             var size = Int(try r.u32(offset))
-            let type = String(decoding: try r.slice(offset + 4, count: 4), as: UTF8.self)
+            let raw = try r.slice(offset + 4, count: 4)
+            let printable = raw.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            let type = printable ? String(decoding: raw, as: UTF8.self) : "?"
             if size == 1 {
                 guard offset + 16 <= bytes.count else { throw PhotoError.truncated("the file ends inside a HEIF box header") }
                 let high = Int(try r.u32(offset + 8)), low = Int(try r.u32(offset + 12))
