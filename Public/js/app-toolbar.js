@@ -1,0 +1,102 @@
+/**
+ * `<db-toolbar>`: the bar above the notebook: open a bundled notebook, run all, save & share (one click
+ * saves an immutable version, points the address bar at `/n/<id>` and copies that URL), presenter mode,
+ * and the connection status, which says when the connection is lost and when it is back.
+ */
+import { h, uniqueId } from './dom.js';
+
+export class AppToolbar extends HTMLElement {
+    /**
+     * @param {import('./notebook-session.js').NotebookSession} session
+     * @param {import('./presenter.js').Presenter} presenter
+     */
+    attach(session, presenter) {
+        this.session = session;
+        const pickerId = uniqueId('notebooks');
+        this.picker = h('select', { id: pickerId });
+        const open = h('button', {
+            type: 'button', onclick: () => { if (this.picker.value) location.assign(`/n/${encodeURIComponent(this.picker.value)}`); },
+        }, 'Open');
+        const runAll = h('button', { type: 'button', class: 'run-all', onclick: () => session.runAll() }, 'Run all');
+        this.saveButton = h('button', { type: 'button', class: 'save-share', onclick: () => this.save() }, 'Save & copy link');
+        const linkId = uniqueId('share');
+        this.link = h('input', { id: linkId, class: 'share-link', type: 'text', readonly: true, size: 28, placeholder: 'not saved yet' });
+        this.saveState = h('span', { class: 'save-state' });
+        this.presenterButton = h('button', {
+            type: 'button', class: 'presenter-toggle', 'aria-pressed': 'false', title: 'Presenter mode (P)',
+            onclick: () => presenter.toggle(),
+        }, 'Present');
+        presenter.addEventListener('change', (event) => this.presenterButton.setAttribute('aria-pressed', String(event.detail.active)));
+        this.connection = h('p', { class: 'connection', role: 'status', 'aria-live': 'polite', text: 'Connecting…' });
+        this.replaceChildren(
+            h('div', { class: 'toolbar-row' },
+                h('span', { class: 'brand', text: 'Depthbook' }),
+                h('div', { class: 'field' }, h('label', { for: pickerId, text: 'Notebook' }), this.picker, open),
+                runAll,
+                h('div', { class: 'field share-field' }, this.saveButton, h('label', { for: linkId, class: 'visually-hidden', text: 'Share link' }), this.link),
+                this.saveState,
+                this.presenterButton),
+            this.connection,
+        );
+        session.addEventListener('catalogs', () => this.fillPicker());
+        session.addEventListener('status', (event) => this.showStatus(event.detail));
+        session.addEventListener('edited', () => this.showSaveState());
+        session.addEventListener('notebook', () => this.showSaveState());
+        return this;
+    }
+
+    fillPicker() {
+        this.picker.replaceChildren(...this.session.bundled.map((notebook) => h('option', { value: notebook.name, text: notebook.title || notebook.name })));
+        const current = this.session.notebook?.name ?? this.session.target;
+        if (this.session.bundled.some((notebook) => notebook.name === current)) this.picker.value = current;
+    }
+
+    showStatus({ text, tone }) {
+        this.connection.textContent = text;
+        this.connection.dataset.tone = tone ?? '';
+    }
+
+    showSaveState() {
+        const { shared, edited } = this.session;
+        if (shared) this.link.value = new URL(`/n/${shared}`, location.origin).href;
+        if (shared && edited) this.saveState.textContent = 'Edited: saving makes a new link; the shared one stays as it was.';
+        else if (shared) this.saveState.textContent = 'Saved.';
+        else if (edited) this.saveState.textContent = 'Unsaved changes.';
+        else this.saveState.textContent = '';
+        this.fillPicker();
+    }
+
+    async save() {
+        this.saveButton.disabled = true;
+        try {
+            const url = await this.session.save();
+            this.link.value = url;
+            const copied = await copyText(url, this.link);
+            this.saveState.textContent = copied ? 'Saved; link copied.' : 'Saved; copy the link beside the button.';
+            this.link.focus();
+            this.link.select();
+        } catch (error) {
+            this.saveState.textContent = `Saving failed: ${error.message}`;
+        } finally {
+            this.saveButton.disabled = false;
+        }
+    }
+}
+
+/** Copies through the async clipboard, or through a selected field where that is refused. */
+async function copyText(text, field) {
+    try {
+        await navigator.clipboard.writeText(text);
+        return true;
+    } catch {
+        field.focus();
+        field.select();
+        try {
+            return document.execCommand('copy');
+        } catch {
+            return false;
+        }
+    }
+}
+
+customElements.define('db-toolbar', AppToolbar);

@@ -1,0 +1,101 @@
+/**
+ * `<db-photo-cell>`: the photo the notebook renders on. Choose a bundled sample or upload a HEIC/JPEG (or an
+ * image plus a separate depth map); then every plane the photo carries is shown side by side: the image, the
+ * disparity in a colour map, the portrait matte and each semantic matte, each a server frame, with its size,
+ * and the photo's metadata below. A refused upload shows its message in the cell.
+ */
+import { h, uniqueId } from '../dom.js';
+import { photoPlanes } from '../notebook-graph.js';
+import { PreviewImage } from '../widgets/preview-image.js';
+import { FactsList } from '../widgets/facts-list.js';
+
+const PLANE_TITLES = {
+    image: 'Image', disparity: 'Disparity (colour map)', portraitEffectsMatte: 'Portrait matte', skin: 'Skin matte',
+    hair: 'Hair matte', teeth: 'Teeth matte', glasses: 'Glasses matte', sky: 'Sky matte',
+};
+
+export class PhotoCell extends HTMLElement {
+    /** The references this cell shows (for routing errors to it). */
+    static referencesFor(session) {
+        return photoPlanes(session.photo).filter((plane) => plane.name !== 'depth').map((plane) => plane.reference);
+    }
+
+    attach(session) {
+        this.session = session;
+        const children = [];
+        if (session.canEdit) children.push(this.buildSourcePicker());
+        const planes = photoPlanes(session.photo).filter((plane) => plane.name !== 'depth');
+        const grid = h('div', { class: 'plane-grid' });
+        for (const plane of planes) {
+            const title = PLANE_TITLES[plane.name] ?? plane.name;
+            const preview = new PreviewImage().attach(session, plane.reference, `${title} of the photo`);
+            preview.addEventListener('imagepoint', (event) => {
+                document.querySelector('db-zoom')?.zoom(session, plane.reference, event.detail);
+            });
+            const size = plane.width && plane.height ? `${plane.width}×${plane.height}` : '';
+            grid.append(h('figure', { class: 'plane', dataset: { plane: plane.name } },
+                preview,
+                h('figcaption', {}, h('strong', { text: title }), size ? h('span', { class: 'plane-size', text: ` ${size}` }) : null)));
+        }
+        if (planes.length === 0) grid.append(h('p', { text: 'No photo is open.' }));
+        children.push(grid);
+        if (session.photo) {
+            children.push(h('details', { class: 'photo-facts' },
+                h('summary', {}, 'Photo metadata'), new FactsList().attach(session.photo)));
+        }
+        this.replaceChildren(...children);
+        return this;
+    }
+
+    buildSourcePicker() {
+        const session = this.session;
+        const sampleId = uniqueId('sample');
+        const select = h('select', { id: sampleId },
+            ...session.samples.map((sample) => h('option', { value: sample.id, text: `${sample.title ?? sample.id} (${sample.width}×${sample.height})` })));
+        const current = session.notebook?.photo?.sample;
+        if (current) select.value = current;
+        const openSample = h('button', {
+            type: 'button', onclick: () => this.guard(session.openPhoto({ sample: select.value }), 'Opening the sample'),
+        }, 'Open sample');
+
+        const fileId = uniqueId('upload');
+        const depthId = uniqueId('depth');
+        const file = h('input', { type: 'file', id: fileId, class: 'upload-photo', accept: '.heic,.heif,.jpg,.jpeg,.png,image/*' });
+        const depth = h('input', { type: 'file', id: depthId, class: 'upload-depth', accept: '.jpg,.jpeg,.png,image/*' });
+        this.uploadStatus = h('span', { class: 'upload-status', role: 'status' });
+        const form = h('form', { class: 'upload-form' },
+            h('div', { class: 'field' }, h('label', { for: fileId, text: 'Photo (HEIC or JPEG)' }), file),
+            h('div', { class: 'field' }, h('label', { for: depthId, text: 'Depth map (optional, for a plain image)' }), depth),
+            h('button', { type: 'submit', class: 'upload-button' }, 'Upload'),
+            this.uploadStatus);
+        form.addEventListener('submit', (event) => {
+            event.preventDefault();
+            const photo = file.files?.[0];
+            if (!photo) {
+                this.problem('Choose a photo file first.');
+                return;
+            }
+            this.uploadStatus.textContent = `Uploading ${photo.name}…`;
+            this.guard(session.uploadPhoto(photo, depth.files?.[0] ?? null), `Uploading ${photo.name}`);
+        });
+        return h('div', { class: 'photo-source' },
+            h('div', { class: 'field' }, h('label', { for: sampleId, text: 'Sample' }), select, openSample),
+            form);
+    }
+
+    async guard(promise, what) {
+        try {
+            await promise;
+            this.dispatchEvent(new CustomEvent('cellfixed', { bubbles: true }));
+        } catch (error) {
+            if (this.uploadStatus) this.uploadStatus.textContent = '';
+            this.problem(`${what} failed: ${error.message}`);
+        }
+    }
+
+    problem(message) {
+        this.dispatchEvent(new CustomEvent('cellproblem', { bubbles: true, detail: { message } }));
+    }
+}
+
+customElements.define('db-photo-cell', PhotoCell);

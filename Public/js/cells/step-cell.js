@@ -1,0 +1,90 @@
+/**
+ * `<db-step-cell>`: an effect from the catalog applied to inputs chosen from earlier cells or photo planes,
+ * with one control per parameter. Moving a control sends the change live (coalesced per animation frame by
+ * the session); the preview follows, and the downstream cells with it.
+ */
+import { h } from '../dom.js';
+import { canonicalReference, choicesFor } from '../notebook-graph.js';
+import { referencePicker } from './reference-picker.js';
+import { OutputPanel } from './output-panel.js';
+import { ParamControl } from '../widgets/param-control.js';
+
+export class StepCell extends HTMLElement {
+    /**
+     * @param {import('../notebook-session.js').NotebookSession} session
+     * @param {object} cell
+     * @param {number} index
+     * @param {(change: (cell: object) => void) => void} edit
+     */
+    attach(session, cell, index, edit) {
+        this.session = session;
+        this.cell = cell;
+        const effect = session.catalog.get(cell.effect);
+        if (!effect) {
+            this.replaceChildren(h('p', { class: 'error-text', text: `The server knows no effect named "${String(cell.effect)}".` }));
+            return this;
+        }
+        const summary = effect.summary ? h('p', { class: 'effect-summary', text: effect.summary }) : null;
+        const inputs = h('div', { class: 'cell-inputs' });
+        for (const slot of effect.inputs ?? []) {
+            const choices = choicesFor(session.notebook, session.catalog, session.photo, index, slot.kind === 'plane' ? 'plane' : 'image');
+            inputs.append(referencePicker(`Input: ${slot.name}`, choices, cell.inputs?.[slot.name], Boolean(slot.optional), (reference) => edit((draft) => {
+                const next = { ...(draft.inputs ?? {}) };
+                if (reference === null) delete next[slot.name];
+                else next[slot.name] = reference;
+                draft.inputs = next;
+            }), !session.canEdit));
+        }
+
+        this.controls = new Map();
+        const params = h('div', { class: 'cell-params' });
+        for (const descriptor of effect.parameters ?? []) {
+            const control = new ParamControl().attach(descriptor, cell.params?.[descriptor.name] ?? descriptor.default,
+                (value, interactive) => session.setParam(cell.id, descriptor.name, value, { interactive }));
+            if (!session.canEdit) control.querySelectorAll('input, select, button').forEach((element) => { element.disabled = true; });
+            this.controls.set(descriptor.name, control);
+            params.append(control);
+        }
+        params.addEventListener('pickrequest', (event) => this.togglePicking(event.detail.name));
+
+        const before = this.beforeReference(effect);
+        const output = effect.output === 'plane' ? 'plane' : 'image';
+        const exports = effect.exports ?? (output === 'plane' ? ['png'] : ['jpeg', ...(effect.animated ? ['gif'] : [])]);
+        this.output = new OutputPanel().attach({
+            session, cellId: cell.id, label: `${effect.title ?? effect.id} output`, before,
+            histogram: cell.histogram ? 'always' : 'marker', exports,
+            onPick: (point) => this.pick(point),
+        });
+        this.picking = null;
+        this.replaceChildren(summary, inputs, params, this.output);
+        return this;
+    }
+
+    /** The input a before/after split compares against: the first image input, else the first input. */
+    beforeReference(effect) {
+        const slots = effect.inputs ?? [];
+        const imageSlot = slots.find((slot) => slot.kind !== 'plane' && this.cell.inputs?.[slot.name]);
+        const anySlot = slots.find((slot) => this.cell.inputs?.[slot.name]);
+        const slot = imageSlot ?? anySlot;
+        return slot ? canonicalReference(this.cell.inputs[slot.name]) : null;
+    }
+
+    togglePicking(name) {
+        this.picking = this.picking === name ? null : name;
+        for (const [paramName, control] of this.controls) control.setPicking(paramName === this.picking);
+        this.output.picking = this.picking !== null;
+    }
+
+    /** Sets the point parameter being picked from a click on the preview; returns whether it took the click. */
+    pick({ x, y }) {
+        if (!this.picking) return false;
+        const name = this.picking;
+        const point = [Math.round(x * 1000) / 1000, Math.round(y * 1000) / 1000];
+        this.controls.get(name)?.setValue(point);
+        this.session.setParam(this.cell.id, name, point, { interactive: false });
+        this.togglePicking(name);
+        return true;
+    }
+}
+
+customElements.define('db-step-cell', StepCell);

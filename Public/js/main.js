@@ -1,0 +1,28 @@
+/**
+ * Depthbook's page: wires the socket, the session, the notebook view, the toolbar and presenter mode.
+ * The notebook to open comes from the address: `/n/<name or saved id>`; `/` opens the default notebook.
+ */
+import { StudioSocket } from './studio-socket.js';
+import { SessionStore } from './session-store.js';
+import { NotebookSession } from './notebook-session.js';
+import { NotebookView } from './notebook-view.js';
+import { AppToolbar } from './app-toolbar.js';
+import { Presenter } from './presenter.js';
+import './widgets/zoom-dialog.js';
+
+function targetFromPath(pathname) {
+    const match = /^\/n\/([^/]+)\/?$/.exec(pathname);
+    return match ? decodeURIComponent(match[1]) : '';
+}
+
+const store = new SessionStore();
+const socket = new StudioSocket(StudioSocket.urlFor(location));
+const session = new NotebookSession(socket, store, targetFromPath(location.pathname));
+const view = document.querySelector('db-notebook').attach(session, store);
+const presenter = new Presenter(view);
+document.querySelector('db-toolbar').attach(session, presenter);
+
+// A refresh mid-drag must not lose the value being dragged.
+window.addEventListener('pagehide', () => session.persistNow());
+
+socket.connect();

@@ -1,0 +1,113 @@
+/**
+ * What the page needs to know about a notebook's shape (docs/notebook-format.md): which plane or cell a
+ * reference names, which cells read which, and which references a step may choose from. Pure functions over
+ * the notebook JSON; no DOM, no pixels.
+ */
+
+/** Photo planes a reference may name (`photo` alone means `photo.image`). */
+export const PHOTO_PLANES = ['image', 'depth', 'disparity', 'portraitEffectsMatte', 'skin', 'hair', 'teeth', 'glasses', 'sky'];
+
+/** `photo` and `photo.image` are the same thing; everything else is kept as written. */
+export function canonicalReference(reference) {
+    return reference === 'photo' ? 'photo.image' : reference;
+}
+
+/** The cell id (or `photo`) a reference starts with. */
+export function referenceHead(reference) {
+    const dot = reference.indexOf('.');
+    return dot < 0 ? reference : reference.slice(0, dot);
+}
+
+/** Every reference a cell reads, in a stable order. */
+export function referencesOf(cell) {
+    const all = [];
+    if (typeof cell.input === 'string') all.push(cell.input);
+    if (cell.inputs && typeof cell.inputs === 'object') {
+        for (const key of Object.keys(cell.inputs).sort()) {
+            if (typeof cell.inputs[key] === 'string') all.push(cell.inputs[key]);
+        }
+    }
+    return all;
+}
+
+/** Ids of the cells that read `cellId`, directly or through other cells, in notebook order. */
+export function dependentsOf(notebook, cellId) {
+    const affected = new Set([cellId]);
+    const result = [];
+    for (const cell of notebook.cells ?? []) {
+        if (affected.has(cell.id)) continue;
+        if (referencesOf(cell).some((reference) => affected.has(referenceHead(reference)))) {
+            affected.add(cell.id);
+            result.push(cell.id);
+        }
+    }
+    return result;
+}
+
+/**
+ * Planes the open photo carries, as `photo.<plane>` references, read from the photo facts. The facts are
+ * what `depthbook inspect --json` prints; the page accepts either a `planes` list or `depth`/`mattes`.
+ * @returns {{reference: string, name: string, width?: number, height?: number, facts?: object}[]}
+ */
+export function photoPlanes(facts) {
+    if (!facts || typeof facts !== 'object') return [];
+    const planes = [];
+    const add = (name, details = {}) => {
+        if (!PHOTO_PLANES.includes(name) || planes.some((plane) => plane.name === name)) return;
+        planes.push({ reference: `photo.${name}`, name, width: details.width, height: details.height, facts: details });
+    };
+    add('image', { width: facts.width, height: facts.height });
+    if (Array.isArray(facts.planes)) {
+        for (const plane of facts.planes) {
+            if (typeof plane === 'string') add(plane);
+            else if (plane && typeof plane === 'object') add(plane.name ?? plane.kind, plane);
+        }
+    }
+    if (facts.depth && typeof facts.depth === 'object') {
+        add('disparity', facts.depth);
+        add('depth', facts.depth);
+    }
+    if (Array.isArray(facts.mattes)) {
+        for (const matte of facts.mattes) {
+            if (typeof matte === 'string') add(matte);
+            else if (matte && typeof matte === 'object') add(matte.kind ?? matte.name, matte);
+        }
+    }
+    return planes;
+}
+
+/** Whether a reference's output is an RGB image or a single-channel plane. */
+export function outputKindOf(notebook, catalog, reference) {
+    const canonical = canonicalReference(reference);
+    if (canonical.startsWith('photo.')) return canonical === 'photo.image' ? 'image' : 'plane';
+    const cell = (notebook.cells ?? []).find((candidate) => candidate.id === referenceHead(canonical));
+    if (!cell) return 'image';
+    if (cell.kind === 'step') return catalog.get(cell.effect)?.output ?? 'image';
+    if (cell.kind === 'view' && typeof cell.input === 'string') return outputKindOf(notebook, catalog, cell.input);
+    return 'image';
+}
+
+/**
+ * References a step cell at `index` may read for an input slot of `kind` ('image' or 'plane'): photo planes
+ * the photo has, then every earlier view or step cell whose output is of that kind.
+ */
+export function choicesFor(notebook, catalog, facts, index, kind) {
+    const choices = [];
+    for (const plane of photoPlanes(facts)) {
+        if ((plane.name === 'image') === (kind === 'image')) choices.push(plane.reference);
+    }
+    for (const cell of (notebook.cells ?? []).slice(0, index)) {
+        if (cell.kind !== 'step' && cell.kind !== 'view') continue;
+        if (outputKindOf(notebook, catalog, cell.id) === kind) choices.push(cell.id);
+    }
+    return choices;
+}
+
+/**
+ * The notebook without its parameter values: two notebooks with the same structure show the same cells and
+ * controls, so a change of values alone needs no re-render.
+ */
+export function structureOf(notebook, photo) {
+    const cells = (notebook?.cells ?? []).map(({ params, ...rest }) => rest);
+    return JSON.stringify([notebook?.name, notebook?.title, notebook?.description, notebook?.photo, cells, photo ?? null]);
+}

@@ -1,0 +1,446 @@
+/**
+ * The page's side of one studio session: the notebook as the page shows it, the effect catalog, the photo
+ * facts, and every request that keeps previews live.
+ *
+ * Live sliders follow docs/protocol.md: parameter changes are coalesced per animation frame (one `setParams`
+ * per cell per frame, carrying only what changed), every render request gets a rising sequence number, and
+ * frames older than what a preview already shows are dropped by the preview itself. The server re-renders
+ * the cells that read a changed cell (those with a preview) under the same sequence number, so the whole
+ * chain follows the slider.
+ *
+ * Events: `notebook` (the document was replaced: re-render cells), `frame` (detail: {frame, latencyMs}),
+ * `cellError` (detail: {cell, seq, message}), `cellOk` (detail: {cell}), `status` (detail: {text, tone}),
+ * `edited` (detail: {edited, shared}), `histogram` (detail: {reference, result}).
+ */
+import { ProtocolError } from './studio-socket.js';
+import { canonicalReference, structureOf } from './notebook-graph.js';
+
+/** Widths the server accepts for a preview. */
+const MIN_WIDTH = 64;
+const MAX_WIDTH = 2048;
+/** Bins asked for each histogram: enough for a smooth curve, small enough to send every frame. */
+const HISTOGRAM_BINS = 128;
+
+export class NotebookSession extends EventTarget {
+    /**
+     * @param {import('./studio-socket.js').StudioSocket} socket
+     * @param {import('./session-store.js').SessionStore} store
+     * @param {string} target the bundled name or saved id from the URL (`/n/<target>`), or '' for the default
+     */
+    constructor(socket, store, target) {
+        super();
+        this.socket = socket;
+        this.store = store;
+        this.target = target;
+        this.sessionId = null;
+        this.role = 'edit';
+        this.notebook = null;
+        this.photo = null;
+        this.shared = null;
+        this.edited = false;
+        this.catalog = new Map();
+        this.samples = [];
+        this.bundled = [];
+        this.seq = Number(store.load().seq) || 0;
+        /** preview reference → Set of preview elements showing it */
+        this.previews = new Map();
+        /** histogram reference → Set of histogram elements */
+        this.histograms = new Map();
+        this.histogramsInFlight = new Set();
+        this.histogramsDirty = new Set();
+        /** cell id → {params, interactive} waiting for the next animation frame */
+        this.pendingParams = new Map();
+        this.flushScheduled = false;
+        /** seq → performance.now() when the request left, for the latency readout */
+        this.sentAt = new Map();
+        /** seq → {resolve, reject} for crops */
+        this.cropWaiters = new Map();
+        this.persistScheduled = false;
+
+        socket.addEventListener('open', (event) => this.introduce(event.detail.reconnected));
+        socket.addEventListener('frame', (event) => this.receiveFrame(event.detail));
+        socket.addEventListener('event', (event) => this.receiveEvent(event.detail));
+        socket.addEventListener('status', (event) => this.describeConnection(event.detail));
+    }
+
+    // MARK: Opening
+
+    /**
+     * Says hello (resuming the tab's session if it has one, or watching one view-only with `?watch=<id>`),
+     * then brings the notebook back or opens it. A resumed session's hello carries its notebook and photo;
+     * a notebook this tab stored that differs (a change the server never got before a refresh) is pushed.
+     */
+    async introduce(reconnected) {
+        const stored = this.store.load();
+        const samePage = stored.path === location.pathname;
+        const resumeId = this.sessionId ?? (samePage ? stored.session : undefined);
+        const watch = new URLSearchParams(location.search).get('watch');
+        try {
+            const fields = { protocol: 1 };
+            if (watch) fields.watch = watch;
+            else if (resumeId) fields.session = resumeId;
+            const hello = await this.socket.request('hello', fields);
+            this.sessionId = hello.session;
+            this.role = hello.role ?? 'edit';
+            if (!watch) this.store.save({ session: hello.session, path: location.pathname });
+            await this.loadCatalogs();
+            if (watch) {
+                if (!hello.notebook) throw new Error('the watched session has no notebook open yet');
+                this.adopt(hello.notebook, hello.photo ?? null, hello.shared ?? null, false);
+                this.runAll();
+                this.status('Watching view-only.', 'ok');
+                return;
+            }
+            const local = this.notebook ?? (samePage ? stored.notebook : null);
+            const localPhoto = this.photo ?? (samePage ? stored.photo : null);
+            if (hello.resumed && (hello.notebook || local)) {
+                const wasEdited = this.notebook ? this.edited : Boolean(stored.edited);
+                this.adopt(hello.notebook ?? local, hello.photo ?? localPhoto, hello.shared ?? (samePage ? stored.shared : null) ?? null, wasEdited);
+                if (local && JSON.stringify(local) !== JSON.stringify(hello.notebook)) await this.pushNotebook(local);
+                else this.runAll();
+                this.status(reconnected ? 'Reconnected: the session was resumed.' : 'Session resumed.', 'ok');
+                return;
+            }
+            await this.open(this.target);
+            if (local) {
+                await this.restore(local, stored);
+                this.status(reconnected ? 'Reconnected: the old session had ended, so a new one was started and your notebook restored.' : 'Notebook restored.', 'ok');
+            } else {
+                this.status(reconnected ? 'Reconnected.' : 'Connected.', 'ok');
+            }
+        } catch (error) {
+            this.status(`Could not open the notebook: ${error.message}`, 'error');
+        }
+    }
+
+    async loadCatalogs() {
+        if (this.catalog.size > 0) return;
+        const [effects, samples, notebooks] = await Promise.all([
+            this.socket.request('effects'),
+            this.socket.request('listSamples').catch(() => ({ samples: [] })),
+            this.socket.request('listNotebooks').catch(() => ({ notebooks: [] })),
+        ]);
+        for (const effect of effects.effects ?? []) this.catalog.set(effect.id, effect);
+        this.samples = samples.samples ?? [];
+        this.bundled = notebooks.notebooks ?? [];
+        this.dispatchEvent(new CustomEvent('catalogs'));
+    }
+
+    /** Opens a bundled notebook by name or a saved one by id (as in `/n/<target>`). */
+    async open(target) {
+        const name = target || this.bundled.find((notebook) => notebook.name === 'depth-threshold')?.name || this.bundled[0]?.name;
+        if (!name) throw new Error('the server lists no notebooks');
+        const isBundled = this.bundled.some((notebook) => notebook.name === name);
+        const result = await this.socket.request('openNotebook', isBundled ? { name } : { shared: name });
+        this.adopt(result.notebook, result.photo, result.shared ?? (isBundled ? null : name), false);
+        this.runAll();
+    }
+
+    /** Puts a notebook edited before a refresh or a lost session back on a fresh server session. */
+    async restore(local, stored) {
+        if (JSON.stringify(local.photo) !== JSON.stringify(this.notebook.photo)) {
+            const opened = await this.socket.request('openPhoto', { photo: local.photo });
+            this.photo = opened.photo;
+        }
+        this.shared = stored.shared ?? this.shared;
+        await this.pushNotebook(local);
+        this.setEdited(Boolean(stored.edited));
+    }
+
+    adopt(notebook, photo, shared, edited) {
+        this.notebook = notebook;
+        this.photo = photo;
+        this.shared = shared;
+        this.edited = edited;
+        this.persist();
+        this.dispatchEvent(new CustomEvent('notebook'));
+        this.dispatchEvent(new CustomEvent('edited', { detail: { edited, shared } }));
+    }
+
+    get canEdit() {
+        return this.role !== 'watch';
+    }
+
+    // MARK: Editing
+
+    /**
+     * Records a parameter change and sends it on the next animation frame, merged with any other change to
+     * the same cell in that frame. `interactive` is true while a slider moves; the final value is sent with
+     * `interactive: false` so the server answers with the full preview.
+     */
+    setParam(cellId, name, value, { interactive }) {
+        const cell = this.cell(cellId);
+        if (!cell) return;
+        cell.params = { ...(cell.params ?? {}), [name]: value };
+        const pending = this.pendingParams.get(cellId) ?? { params: {}, interactive: true };
+        pending.params[name] = value;
+        pending.interactive = interactive;
+        this.pendingParams.set(cellId, pending);
+        this.setEdited(true);
+        this.schedule();
+    }
+
+    schedule() {
+        if (this.flushScheduled) return;
+        this.flushScheduled = true;
+        requestAnimationFrame(() => {
+            this.flushScheduled = false;
+            this.flush();
+        });
+    }
+
+    flush() {
+        const batches = [...this.pendingParams.entries()];
+        this.pendingParams.clear();
+        for (const [cellId, { params, interactive }] of batches) {
+            const seq = this.nextSeq();
+            this.sentAt.set(seq, performance.now());
+            this.socket.request('setParams', { cell: cellId, params, seq, interactive })
+                .then(() => this.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } })))
+                .catch((error) => this.failCell(cellId, seq, error));
+        }
+        this.persist();
+    }
+
+    /** Replaces the whole document (cells added, removed, reordered, inputs changed) and re-renders. */
+    async replaceNotebook(notebook) {
+        await this.pushNotebook(notebook);
+        this.setEdited(true);
+    }
+
+    async pushNotebook(notebook) {
+        const result = await this.socket.request('setNotebook', { notebook });
+        this.notebook = result.notebook ?? notebook;
+        this.persist();
+        this.dispatchEvent(new CustomEvent('notebook'));
+        this.runAll();
+    }
+
+    setEdited(edited) {
+        if (this.edited === edited) return;
+        this.edited = edited;
+        this.store.save({ edited });
+        this.dispatchEvent(new CustomEvent('edited', { detail: { edited, shared: this.shared } }));
+    }
+
+    cell(cellId) {
+        return this.notebook?.cells?.find((cell) => cell.id === cellId);
+    }
+
+    // MARK: Previews, crops, histograms
+
+    /** Registers a preview element for a reference (a cell id or a photo plane); returns an unregister function. */
+    registerPreview(reference, element) {
+        const key = canonicalReference(reference);
+        if (!this.previews.has(key)) this.previews.set(key, new Set());
+        this.previews.get(key).add(element);
+        return () => {
+            this.previews.get(key)?.delete(element);
+            if (this.previews.get(key)?.size === 0) this.previews.delete(key);
+        };
+    }
+
+    registerHistogram(reference, element) {
+        const key = canonicalReference(reference);
+        if (!this.histograms.has(key)) this.histograms.set(key, new Set());
+        this.histograms.get(key).add(element);
+        this.refreshHistogram(key);
+        return () => {
+            this.histograms.get(key)?.delete(element);
+            if (this.histograms.get(key)?.size === 0) this.histograms.delete(key);
+        };
+    }
+
+    /** The width to ask for: what the widest element showing it needs, in device pixels. */
+    widthFor(key) {
+        let width = MIN_WIDTH;
+        for (const element of this.previews.get(key) ?? []) width = Math.max(width, element.wantedWidth());
+        return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.ceil(width / 32) * 32));
+    }
+
+    requestPreview(reference, { interactive = false } = {}) {
+        const key = canonicalReference(reference);
+        if (!this.socket.isOpen) return;
+        const seq = this.nextSeq();
+        this.sentAt.set(seq, performance.now());
+        this.socket.request('preview', { cell: key, width: this.widthFor(key), seq, interactive })
+            .catch((error) => this.failCell(key, seq, error));
+    }
+
+    /** Asks for every registered preview again: after opening, reconnecting, or "Run all". */
+    runAll() {
+        for (const key of this.previews.keys()) this.requestPreview(key);
+        for (const key of this.histograms.keys()) this.refreshHistogram(key);
+    }
+
+    /** Asks for a full-resolution crop; resolves with the crop frame. */
+    requestCrop(cellId, rect) {
+        const seq = this.nextSeq();
+        this.sentAt.set(seq, performance.now());
+        return new Promise((resolve, reject) => {
+            this.cropWaiters.set(seq, { resolve, reject });
+            this.socket.request('crop', { cell: canonicalReference(cellId), ...rect, seq }).catch((error) => {
+                this.cropWaiters.delete(seq);
+                reject(error);
+            });
+        });
+    }
+
+    refreshHistogram(key) {
+        if (!this.histograms.has(key) || !this.socket.isOpen) return;
+        if (this.histogramsInFlight.has(key)) {
+            this.histogramsDirty.add(key);
+            return;
+        }
+        this.histogramsInFlight.add(key);
+        this.socket.request('histogram', { cell: key, bins: HISTOGRAM_BINS })
+            .then((result) => {
+                for (const element of this.histograms.get(key) ?? []) element.show(result);
+            })
+            .catch((error) => {
+                for (const element of this.histograms.get(key) ?? []) element.showError(error.message);
+            })
+            .finally(() => {
+                this.histogramsInFlight.delete(key);
+                if (this.histogramsDirty.delete(key)) this.refreshHistogram(key);
+            });
+    }
+
+    receiveFrame(frame) {
+        const { header } = frame;
+        const key = canonicalReference(header.cell);
+        const sent = this.sentAt.get(header.seq);
+        const latencyMs = sent === undefined ? null : frame.receivedAt - sent;
+        if (!header.coarse) this.forgetSentBefore(header.seq);
+        if (header.kind === 'crop') {
+            const waiter = this.cropWaiters.get(header.seq);
+            this.cropWaiters.delete(header.seq);
+            waiter?.resolve(frame);
+            return;
+        }
+        for (const element of this.previews.get(key) ?? []) element.showFrame(frame);
+        this.dispatchEvent(new CustomEvent('frame', { detail: { frame, key, latencyMs } }));
+        if (!header.coarse) {
+            for (const histogramKey of this.histograms.keys()) this.refreshHistogram(histogramKey);
+        }
+    }
+
+    forgetSentBefore(seq) {
+        for (const sentSeq of this.sentAt.keys()) if (sentSeq < seq - 512) this.sentAt.delete(sentSeq);
+    }
+
+    receiveEvent(message) {
+        if (message.event === 'cellError') {
+            const waiter = this.cropWaiters.get(message.seq);
+            if (waiter) {
+                this.cropWaiters.delete(message.seq);
+                waiter.reject(new ProtocolError('render', message.message));
+            }
+            this.dispatchEvent(new CustomEvent('cellError', { detail: { cell: canonicalReference(String(message.cell)), seq: message.seq, message: String(message.message ?? 'the render failed') } }));
+        } else if (message.event === 'notebook' && message.notebook) {
+            // Sent to watchers when the editor changes the notebook or the photo; the frames come by themselves.
+            const before = structureOf(this.notebook, this.photo);
+            this.notebook = message.notebook;
+            if (message.photo) this.photo = message.photo;
+            this.dispatchEvent(new CustomEvent('notebook'));
+            if (structureOf(this.notebook, this.photo) !== before) this.runAll();
+        }
+    }
+
+    failCell(cell, seq, error) {
+        if (error.code === 'disconnected') return;
+        this.dispatchEvent(new CustomEvent('cellError', { detail: { cell: canonicalReference(cell), seq, message: error.message } }));
+    }
+
+    // MARK: Photos, saving, exporting
+
+    /**
+     * Uploads a photo (and optionally a separate depth map for it) over HTTP, then opens it.
+     * @throws {Error} with the server's message when the upload is refused
+     */
+    async uploadPhoto(file, depthFile = null) {
+        let uploaded = await postUpload('/api/upload', file);
+        if (depthFile) uploaded = await postUpload(`/api/upload?depthFor=${encodeURIComponent(uploaded.upload)}`, depthFile);
+        await this.openPhoto({ upload: uploaded.upload });
+    }
+
+    async openPhoto(reference) {
+        const result = await this.socket.request('openPhoto', { photo: reference });
+        this.photo = result.photo;
+        this.notebook = { ...this.notebook, photo: reference };
+        this.setEdited(true);
+        this.persist();
+        this.dispatchEvent(new CustomEvent('notebook'));
+        this.runAll();
+    }
+
+    /** Saves an immutable version; returns the absolute share URL and points the address bar at it. */
+    async save() {
+        const result = await this.socket.request('save');
+        this.shared = result.shared;
+        const url = new URL(result.url, location.origin).href;
+        history.replaceState(null, '', result.url);
+        this.target = result.shared;
+        this.store.save({ path: location.pathname, shared: result.shared });
+        this.edited = true;
+        this.setEdited(false);
+        return url;
+    }
+
+    exportCell(cellId, format, onProgress) {
+        return this.socket.request('export', { cell: cellId, format }, { onProgress });
+    }
+
+    // MARK: Bookkeeping
+
+    nextSeq() {
+        this.seq += 1;
+        return this.seq;
+    }
+
+    /** Stores the notebook and sequence number for a refresh, at most once per animation frame. */
+    persist() {
+        if (this.persistScheduled) return;
+        this.persistScheduled = true;
+        requestAnimationFrame(() => {
+            this.persistScheduled = false;
+            this.persistNow();
+        });
+    }
+
+    /** Stores at once (the page is going away, perhaps mid-drag). */
+    persistNow() {
+        if (!this.notebook) return;
+        this.store.save({ notebook: this.notebook, photo: this.photo, shared: this.shared, seq: this.seq, path: location.pathname });
+    }
+
+    status(text, tone) {
+        this.dispatchEvent(new CustomEvent('status', { detail: { text, tone } }));
+    }
+
+    describeConnection({ state, retryInMs }) {
+        if (state === 'connecting') this.status('Connecting…', 'busy');
+        else if (state === 'reconnecting') this.status('Reconnecting…', 'busy');
+        else if (state === 'lost') this.status(`Connection lost. Reconnecting in ${Math.round(retryInMs / 100) / 10} s…`, 'error');
+    }
+}
+
+async function postUpload(url, file) {
+    let response;
+    try {
+        response = await fetch(url, { method: 'POST', body: file });
+    } catch (error) {
+        throw new Error(`the upload did not reach the server (${error.message})`);
+    }
+    let body = null;
+    try {
+        body = await response.json();
+    } catch {
+        // A body that is not JSON is reported by status below.
+    }
+    if (!response.ok || !body || typeof body.upload !== 'string') {
+        const message = body?.error?.message ?? `the server answered ${response.status} ${response.statusText}`;
+        throw new Error(message);
+    }
+    return body;
+}

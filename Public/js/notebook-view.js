@@ -1,0 +1,163 @@
+/**
+ * `<db-notebook>`: the notebook as a column of cells. Renders from the session's document whenever it is
+ * replaced, and turns structural edits (add, remove, reorder, change a note, an input, a histogram) into a
+ * whole new document for `setNotebook`. Errors from a refused edit show in the cell concerned.
+ */
+import { h } from './dom.js';
+import { CellCard } from './cells/cell-card.js';
+import { NoteCell } from './cells/note-cell.js';
+import { PhotoCell } from './cells/photo-cell.js';
+import { ViewCell } from './cells/view-cell.js';
+import { StepCell } from './cells/step-cell.js';
+import { UnsupportedCell } from './cells/unsupported-cell.js';
+import { AddCell } from './widgets/add-cell.js';
+import { structureOf } from './notebook-graph.js';
+
+export class NotebookView extends HTMLElement {
+    /**
+     * @param {import('./notebook-session.js').NotebookSession} session
+     * @param {import('./session-store.js').SessionStore} store
+     */
+    attach(session, store) {
+        this.session = session;
+        this.store = store;
+        this.collapsed = new Set(store.load().collapsed ?? []);
+        session.addEventListener('notebook', () => this.render());
+        return this;
+    }
+
+    /** Re-renders the cells, unless only parameter values changed: then the controls just show the new values. */
+    render() {
+        const { notebook, photo } = this.session;
+        if (!notebook) return;
+        const structure = structureOf(notebook, photo);
+        if (structure === this.structure) {
+            this.showValues();
+            return;
+        }
+        this.structure = structure;
+        const cells = notebook.cells ?? [];
+        const list = h('ol', { class: 'cells', 'aria-label': 'Cells' });
+        cells.forEach((cell, index) => {
+            if (this.session.canEdit) list.append(h('li', { class: 'add-slot' }, new AddCell().attach(this.session, index, (fresh, at) => this.insert(fresh, at))));
+            list.append(h('li', { class: 'cell-slot' }, this.card(cell, index, cells.length)));
+        });
+        if (this.session.canEdit) list.append(h('li', { class: 'add-slot' }, new AddCell().attach(this.session, cells.length, (fresh, at) => this.insert(fresh, at))));
+        this.replaceChildren(
+            h('header', { class: 'notebook-header' },
+                h('h1', { class: 'notebook-title', text: notebook.title || notebook.name || 'Untitled notebook' }),
+                notebook.description ? h('p', { class: 'notebook-description', text: notebook.description }) : null),
+            list,
+        );
+        this.dispatchEvent(new CustomEvent('rendered', { bubbles: true }));
+    }
+
+    showValues() {
+        for (const cell of this.session.notebook.cells ?? []) {
+            if (cell.kind !== 'step') continue;
+            const card = this.querySelector(`db-cell[data-cell="${CSS.escape(cell.id)}"]`);
+            const effect = this.session.catalog.get(cell.effect);
+            for (const descriptor of effect?.parameters ?? []) {
+                const control = card?.querySelector(`db-param[data-param="${CSS.escape(descriptor.name)}"]`);
+                const value = cell.params?.[descriptor.name] ?? descriptor.default;
+                if (control && JSON.stringify(control.value) !== JSON.stringify(value)) control.setValue(value);
+            }
+        }
+    }
+
+    card(cell, index, count) {
+        const session = this.session;
+        const edit = (change) => this.editCell(cell.id, change);
+        let content;
+        let title;
+        let references = [cell.id];
+        switch (cell.kind) {
+            case 'note':
+                content = new NoteCell().attach(session, cell, edit);
+                title = 'Note';
+                break;
+            case 'photo':
+                content = new PhotoCell().attach(session);
+                title = describePhoto(session.notebook.photo);
+                references = [cell.id, ...PhotoCell.referencesFor(session)];
+                break;
+            case 'view':
+                content = new ViewCell().attach(session, cell, index, edit);
+                title = `View of ${cell.input ?? '—'}`;
+                break;
+            case 'step':
+                content = new StepCell().attach(session, cell, index, edit);
+                title = session.catalog.get(cell.effect)?.title ?? String(cell.effect);
+                break;
+            default:
+                content = new UnsupportedCell().attach(cell);
+                title = 'Unsupported cell';
+        }
+        return new CellCard().attach({
+            session, cell, index, count, content, title, references,
+            collapsed: this.collapsed.has(cell.id),
+            actions: {
+                move: (id, delta) => this.move(id, delta),
+                remove: (id) => this.remove(id),
+                toggle: (id, collapsed) => this.toggle(id, collapsed),
+            },
+        });
+    }
+
+    /** Applies `change` to a copy of the cell and sends the new document. */
+    editCell(cellId, change) {
+        const draft = structuredClone(this.session.notebook);
+        const cell = draft.cells.find((candidate) => candidate.id === cellId);
+        if (!cell) return;
+        change(cell);
+        this.submit(draft, cellId);
+    }
+
+    insert(cell, index) {
+        const draft = structuredClone(this.session.notebook);
+        draft.cells.splice(index, 0, cell);
+        this.submit(draft, null);
+    }
+
+    move(cellId, delta) {
+        const draft = structuredClone(this.session.notebook);
+        const from = draft.cells.findIndex((cell) => cell.id === cellId);
+        const to = from + delta;
+        if (from < 0 || to < 0 || to >= draft.cells.length) return;
+        const [cell] = draft.cells.splice(from, 1);
+        draft.cells.splice(to, 0, cell);
+        this.submit(draft, cellId, () => this.querySelector(`db-cell[data-cell="${CSS.escape(cellId)}"] .${delta < 0 ? 'cell-up' : 'cell-down'}`)?.focus());
+    }
+
+    remove(cellId) {
+        const draft = structuredClone(this.session.notebook);
+        draft.cells = draft.cells.filter((cell) => cell.id !== cellId);
+        this.submit(draft, cellId);
+    }
+
+    toggle(cellId, collapsed) {
+        if (collapsed) this.collapsed.add(cellId);
+        else this.collapsed.delete(cellId);
+        this.store.save({ collapsed: [...this.collapsed] });
+    }
+
+    async submit(draft, cellId, after) {
+        try {
+            await this.session.replaceNotebook(draft);
+            after?.();
+        } catch (error) {
+            const card = cellId ? this.querySelector(`db-cell[data-cell="${CSS.escape(cellId)}"]`) : null;
+            if (card) card.showError(`That change was refused: ${error.message}`);
+            else this.session.status(`That change was refused: ${error.message}`, 'error');
+        }
+    }
+}
+
+function describePhoto(reference) {
+    if (reference?.sample) return `Photo: sample "${reference.sample}"`;
+    if (reference?.upload) return `Photo: upload ${String(reference.upload).slice(0, 12)}…`;
+    if (reference?.path) return `Photo: ${reference.path}`;
+    return 'Photo';
+}
+
+customElements.define('db-notebook', NotebookView);

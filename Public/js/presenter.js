@@ -1,0 +1,65 @@
+/**
+ * Presenter mode for demos: large images and sliders, and keyboard control.
+ * - P toggles presenter mode; Escape leaves it.
+ * - J / Page Down and K / Page Up move to the next or previous cell and focus its first control.
+ * - Arrows nudge the focused slider (native); Shift+arrows nudge ten steps.
+ * Keys are ignored while typing in a text field.
+ */
+export class Presenter extends EventTarget {
+    constructor(root) {
+        super();
+        this.root = root;
+        this.active = false;
+        document.addEventListener('keydown', (event) => this.onKey(event));
+    }
+
+    toggle(force) {
+        this.active = force ?? !this.active;
+        document.body.classList.toggle('presenter', this.active);
+        this.dispatchEvent(new CustomEvent('change', { detail: { active: this.active } }));
+    }
+
+    onKey(event) {
+        if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+        const target = event.target;
+        const typing = target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && !['range', 'checkbox', 'button'].includes(target.type)) || target instanceof HTMLSelectElement;
+        if (target instanceof HTMLInputElement && target.type === 'range' && event.shiftKey && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(event.key)) {
+            event.preventDefault();
+            nudge(target, event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 10 : -10);
+            return;
+        }
+        if (typing) return;
+        if (event.key === 'p' || event.key === 'P') {
+            event.preventDefault();
+            this.toggle();
+        } else if (event.key === 'Escape' && this.active) {
+            this.toggle(false);
+        } else if (this.active && (event.key === 'j' || event.key === 'PageDown') && !(target instanceof HTMLInputElement && target.type === 'range')) {
+            event.preventDefault();
+            this.step(1);
+        } else if (this.active && (event.key === 'k' || event.key === 'PageUp') && !(target instanceof HTMLInputElement && target.type === 'range')) {
+            event.preventDefault();
+            this.step(-1);
+        }
+    }
+
+    /** Focuses the first control of the next/previous cell and brings it into view. */
+    step(direction) {
+        const cells = [...this.root.querySelectorAll('db-cell')];
+        if (cells.length === 0) return;
+        const current = cells.findIndex((cell) => cell.contains(document.activeElement));
+        const next = cells[Math.min(cells.length - 1, Math.max(0, current + direction))] ?? cells[0];
+        next.scrollIntoView({ block: 'start', behavior: 'smooth' });
+        const control = next.querySelector('.cell-body input[type=range], .cell-body select, .cell-body input, .cell-body button') ?? next.querySelector('button');
+        control?.focus({ preventScroll: true });
+    }
+}
+
+/** Moves a range input by `steps` of its step and reports it like a user change. */
+function nudge(range, steps) {
+    const step = Number(range.step) || (Number(range.max) - Number(range.min)) / 100 || 1;
+    const value = Math.min(Number(range.max), Math.max(Number(range.min), Number(range.value) + steps * step));
+    range.value = String(value);
+    range.dispatchEvent(new Event('input', { bubbles: true }));
+    range.dispatchEvent(new Event('change', { bubbles: true }));
+}

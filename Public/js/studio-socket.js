@@ -1,0 +1,137 @@
+/**
+ * The page's one WebSocket to `depthbook serve` (docs/protocol.md).
+ *
+ * - `request(type, fields)` sends a JSON request with a fresh id and resolves with the reply's `result`, or
+ *   rejects with a `ProtocolError` carrying the server's code and message. Every request gets exactly one
+ *   reply; if the connection drops first, the promise rejects with code `disconnected`.
+ * - Binary messages are decoded into frames and dispatched as `frame` events; server events as `event`.
+ * - A lost connection reconnects by itself with backoff and says so through `status` events; the owner
+ *   re-introduces the session (`hello`) on each `open`.
+ */
+import { decodeFrame } from './frame-decoder.js';
+
+/** An error reply from the server, or a lost connection. */
+export class ProtocolError extends Error {
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+
+const BACKOFF_MS = [300, 700, 1500, 3000, 5000];
+
+export class StudioSocket extends EventTarget {
+    /** @param {string} url ws:// or wss:// URL of the `/ws` endpoint */
+    constructor(url) {
+        super();
+        this.url = url;
+        this.nextId = 1;
+        this.pending = new Map();
+        this.attempt = 0;
+        this.socket = null;
+        this.closedByPage = false;
+        this.retryTimer = null;
+    }
+
+    /** The URL of `/ws` on the host that served the page. */
+    static urlFor(location) {
+        const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+        return `${scheme}//${location.host}/ws`;
+    }
+
+    get isOpen() {
+        return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
+    }
+
+    connect() {
+        this.closedByPage = false;
+        clearTimeout(this.retryTimer);
+        this.emitStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
+        const socket = new WebSocket(this.url);
+        socket.binaryType = 'arraybuffer';
+        this.socket = socket;
+        socket.addEventListener('open', () => {
+            const wasRetry = this.attempt > 0;
+            this.attempt = 0;
+            this.dispatchEvent(new CustomEvent('open', { detail: { reconnected: wasRetry } }));
+        });
+        socket.addEventListener('message', (message) => this.receive(message.data));
+        socket.addEventListener('close', () => this.lost(socket));
+    }
+
+    /** Closes for good (no reconnect). */
+    close() {
+        this.closedByPage = true;
+        clearTimeout(this.retryTimer);
+        this.socket?.close();
+    }
+
+    /**
+     * Sends one request and waits for its reply.
+     * @returns {Promise<object>} the reply's `result`
+     */
+    request(type, fields = {}, { onProgress } = {}) {
+        if (!this.isOpen) return Promise.reject(new ProtocolError('disconnected', 'not connected to the server'));
+        const id = this.nextId++;
+        const message = { ...fields, id, type };
+        return new Promise((resolve, reject) => {
+            this.pending.set(id, { resolve, reject, onProgress, sentAt: performance.now() });
+            this.socket.send(JSON.stringify(message));
+        });
+    }
+
+    receive(data) {
+        if (data instanceof ArrayBuffer) {
+            let frame;
+            try {
+                frame = decodeFrame(data);
+            } catch (error) {
+                this.dispatchEvent(new CustomEvent('protocolError', { detail: error }));
+                return;
+            }
+            frame.receivedAt = performance.now();
+            this.dispatchEvent(new CustomEvent('frame', { detail: frame }));
+            return;
+        }
+        let message;
+        try {
+            message = JSON.parse(data);
+        } catch (error) {
+            this.dispatchEvent(new CustomEvent('protocolError', { detail: error }));
+            return;
+        }
+        if (message.type === 'reply') {
+            const waiting = this.pending.get(message.id);
+            if (!waiting) {
+                if (message.ok === false) this.dispatchEvent(new CustomEvent('protocolError', { detail: new ProtocolError(message.error?.code ?? 'internal', message.error?.message ?? 'error') }));
+                return;
+            }
+            this.pending.delete(message.id);
+            if (message.ok) waiting.resolve(message.result ?? {});
+            else waiting.reject(new ProtocolError(message.error?.code ?? 'internal', message.error?.message ?? 'the server gave no message'));
+        } else if (message.type === 'event') {
+            if (message.event === 'progress') this.pending.get(message.request)?.onProgress?.(message.fraction);
+            this.dispatchEvent(new CustomEvent('event', { detail: message }));
+        }
+    }
+
+    lost(socket) {
+        if (socket !== this.socket) return;
+        for (const waiting of this.pending.values()) {
+            waiting.reject(new ProtocolError('disconnected', 'the connection was lost before the reply'));
+        }
+        this.pending.clear();
+        if (this.closedByPage) {
+            this.emitStatus('closed');
+            return;
+        }
+        const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+        this.attempt += 1;
+        this.emitStatus('lost', { retryInMs: delay, attempt: this.attempt });
+        this.retryTimer = setTimeout(() => this.connect(), delay);
+    }
+
+    emitStatus(state, extra = {}) {
+        this.dispatchEvent(new CustomEvent('status', { detail: { state, ...extra } }));
+    }
+}

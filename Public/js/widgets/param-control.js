@@ -1,0 +1,158 @@
+/**
+ * `<db-param>`: one effect parameter as the catalog describes it (`effects` reply: name, label, type, min,
+ * max, step, default, unit, choices, doc).
+ *
+ * - number: a native range slider and a number field kept in step, so it works by mouse, touch, keyboard
+ *   (arrows nudge, Page Up/Down jump) and typing; `input` events are interactive, `change` is the final value.
+ * - choice: a select; bool: a checkbox; point: x and y fields (0...1) plus a toggle to pick on the image.
+ * - A reset button returns to the catalog default.
+ *
+ * The owner passes `onValue(value, interactive)`; the element never talks to the server itself.
+ */
+import { h, uniqueId } from '../dom.js';
+
+export class ParamControl extends HTMLElement {
+    /**
+     * @param {object} descriptor the catalog entry for the parameter
+     * @param {any} value the current value (the default when the notebook leaves it out)
+     * @param {(value: any, interactive: boolean) => void} onValue
+     */
+    attach(descriptor, value, onValue) {
+        this.descriptor = descriptor;
+        this.onValue = onValue;
+        this.dataset.param = descriptor.name;
+        this.dataset.type = descriptor.type;
+        const id = uniqueId(`param-${descriptor.name}`);
+        const docId = `${id}-doc`;
+        const label = descriptor.label || descriptor.name;
+        const unit = descriptor.unit ? h('span', { class: 'param-unit', text: descriptor.unit }) : null;
+        const reset = h('button', {
+            type: 'button', class: 'param-reset', title: `Reset ${label} to its default`,
+            'aria-label': `Reset ${label} to ${formatDefault(descriptor.default)}`,
+            onclick: () => this.commit(descriptor.default, false, true),
+        }, '↺');
+        const doc = descriptor.doc ? h('p', { class: 'param-doc', id: docId, text: descriptor.doc }) : null;
+        const describedBy = doc ? docId : null;
+        let editor;
+        switch (descriptor.type) {
+            case 'choice': editor = this.buildChoice(id, describedBy); break;
+            case 'bool': editor = this.buildBool(id, describedBy); break;
+            case 'point': editor = this.buildPoint(id, label, describedBy); break;
+            default: editor = this.buildNumber(id, label, describedBy); break;
+        }
+        this.replaceChildren(
+            h('label', { class: 'param-label', for: id, text: label }),
+            h('div', { class: 'param-editor' }, editor, unit, reset),
+            doc,
+        );
+        this.setValue(value ?? descriptor.default);
+        return this;
+    }
+
+    buildNumber(id, label, describedBy) {
+        const { min = 0, max = 1 } = this.descriptor;
+        // Without a declared step, a hundredth of the range: fine enough to drag, coarse enough for arrows.
+        const step = Number(this.descriptor.step) > 0 ? this.descriptor.step : (Number(max) - Number(min)) / 100;
+        this.range = h('input', { type: 'range', id, min, max, step, 'aria-describedby': describedBy, class: 'param-range' });
+        this.number = h('input', {
+            type: 'number', min, max, step, class: 'param-number', 'aria-label': `${label} value`, 'aria-describedby': describedBy,
+        });
+        this.range.addEventListener('input', () => {
+            this.number.value = this.range.value;
+            this.commit(Number(this.range.value), true);
+        });
+        this.range.addEventListener('change', () => this.commit(Number(this.range.value), false));
+        this.number.addEventListener('change', () => {
+            const value = Number(this.number.value);
+            if (this.number.value === '' || !Number.isFinite(value)) {
+                this.number.value = this.range.value;
+                return;
+            }
+            const clamped = Math.min(Number(max), Math.max(Number(min), value));
+            this.commit(clamped, false, true);
+        });
+        return h('div', { class: 'param-number-pair' }, this.range, this.number);
+    }
+
+    buildChoice(id, describedBy) {
+        this.select = h('select', { id, 'aria-describedby': describedBy },
+            ...(this.descriptor.choices ?? []).map((choice) => h('option', { value: choice, text: choice })));
+        this.select.addEventListener('change', () => this.commit(this.select.value, false));
+        return this.select;
+    }
+
+    buildBool(id, describedBy) {
+        this.checkbox = h('input', { type: 'checkbox', id, 'aria-describedby': describedBy });
+        this.checkbox.addEventListener('change', () => this.commit(this.checkbox.checked, false));
+        return this.checkbox;
+    }
+
+    buildPoint(id, label, describedBy) {
+        const field = (axis, fieldId) => {
+            const input = h('input', {
+                type: 'number', id: fieldId, min: 0, max: 1, step: 0.001, class: 'param-number',
+                'aria-label': `${label} ${axis}`, 'aria-describedby': describedBy,
+            });
+            input.addEventListener('change', () => this.commit(this.pointFromFields(), false));
+            return input;
+        };
+        this.pointX = field('x', id);
+        this.pointY = field('y', `${id}-y`);
+        this.pickButton = h('button', {
+            type: 'button', class: 'pick-toggle', 'aria-pressed': 'false',
+            onclick: () => this.dispatchEvent(new CustomEvent('pickrequest', { bubbles: true, detail: { name: this.descriptor.name } })),
+        }, 'Pick on image');
+        return h('div', { class: 'param-point' }, 'x ', this.pointX, ' y ', this.pointY, this.pickButton);
+    }
+
+    pointFromFields() {
+        const clamp = (value) => Math.min(1, Math.max(0, Number.isFinite(value) ? value : 0.5));
+        return [clamp(Number(this.pointX.value)), clamp(Number(this.pointY.value))];
+    }
+
+    /** Shows a value without reporting it (it came from the notebook, or was just committed). */
+    setValue(value) {
+        this.value = value;
+        switch (this.descriptor.type) {
+            case 'choice': this.select.value = String(value ?? ''); break;
+            case 'bool': this.checkbox.checked = Boolean(value); break;
+            case 'point': {
+                const [x, y] = Array.isArray(value) ? value : [0.5, 0.5];
+                this.pointX.value = String(roundPoint(x));
+                this.pointY.value = String(roundPoint(y));
+                break;
+            }
+            default:
+                if (Number.isFinite(Number(value))) {
+                    this.range.value = String(value);
+                    this.number.value = String(value);
+                }
+        }
+    }
+
+    /** Shows and reports a value. `reflect` also updates the editors (reset, typed or picked values). */
+    commit(value, interactive, reflect = false) {
+        if (reflect) this.setValue(value);
+        this.value = value;
+        this.onValue(value, interactive);
+    }
+
+    setPicking(active) {
+        this.pickButton?.setAttribute('aria-pressed', String(active));
+    }
+
+    /** The element keyboard users land on first. */
+    get primaryControl() {
+        return this.range ?? this.select ?? this.checkbox ?? this.pointX;
+    }
+}
+
+function roundPoint(value) {
+    return Math.round(Number(value) * 1000) / 1000;
+}
+
+function formatDefault(value) {
+    return Array.isArray(value) ? `(${value.join(', ')})` : String(value);
+}
+
+customElements.define('db-param', ParamControl);

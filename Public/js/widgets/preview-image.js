@@ -1,0 +1,117 @@
+/**
+ * `<db-preview>`: the latest JPEG frame for one reference (a cell id or a photo plane).
+ *
+ * A new frame is decoded off-screen (`HTMLImageElement.decode()`) and only then swapped in, so the previous
+ * frame stays until the new one is ready: no blank, no flicker. Frames older than the one shown are dropped,
+ * and so is a coarse frame once the full one for the same request is up. Object URLs are revoked as soon as
+ * their image is replaced. Clicks report the point in normalised upright image coordinates (0...1) as an
+ * `imagepoint` event; the owning cell decides whether that zooms or picks a point.
+ *
+ * For tests and the readout the element mirrors what it shows in data attributes: `data-seq`, `data-coarse`,
+ * `data-bytes`, `data-frame-width`, `data-frame-height`, `data-state` (`empty`, `ready`).
+ */
+import { h } from '../dom.js';
+
+export class PreviewImage extends HTMLElement {
+    constructor() {
+        super();
+        this.shownSeq = -Infinity;
+        this.shownCoarse = true;
+        this.objectUrl = null;
+        this.image = null;
+        this.unregister = null;
+        this.session = null;
+        this.reference = null;
+    }
+
+    /**
+     * @param {import('../notebook-session.js').NotebookSession} session
+     * @param {string} reference what to show
+     * @param {string} label alternative text describing the picture
+     */
+    attach(session, reference, label) {
+        this.session = session;
+        this.reference = reference;
+        this.label = label;
+        this.dataset.reference = reference;
+        this.dataset.state = 'empty';
+        this.placeholder = h('div', { class: 'preview-placeholder', text: 'Rendering…' });
+        this.replaceChildren(this.placeholder);
+        this.unregister = session.registerPreview(reference, this);
+        this.addEventListener('click', (event) => this.reportPoint(event));
+        return this;
+    }
+
+    connectedCallback() {
+        if (this.session && !this.unregister) this.unregister = this.session.registerPreview(this.reference, this);
+    }
+
+    disconnectedCallback() {
+        if (this.isConnected) return;
+        this.unregister?.();
+        this.unregister = null;
+        if (this.objectUrl) URL.revokeObjectURL(this.objectUrl);
+        this.objectUrl = null;
+    }
+
+    /** Device pixels this element would like its frames to be. */
+    wantedWidth() {
+        const cssWidth = this.clientWidth || this.parentElement?.clientWidth || 480;
+        return Math.round(cssWidth * (window.devicePixelRatio || 1));
+    }
+
+    isStale(seq, coarse) {
+        return seq < this.shownSeq || (seq === this.shownSeq && (coarse || !this.shownCoarse));
+    }
+
+    async showFrame(frame) {
+        const { header } = frame;
+        const coarse = Boolean(header.coarse);
+        if (this.isStale(header.seq, coarse)) return;
+        const url = URL.createObjectURL(frame.jpeg);
+        const image = new Image();
+        image.alt = this.label;
+        image.draggable = false;
+        image.src = url;
+        try {
+            await image.decode();
+        } catch {
+            URL.revokeObjectURL(url);
+            this.dispatchEvent(new CustomEvent('previewerror', { bubbles: true, detail: { message: 'A frame from the server could not be decoded as JPEG.' } }));
+            return;
+        }
+        // Another, newer frame may have been decoded while this one was.
+        if (this.isStale(header.seq, coarse)) {
+            URL.revokeObjectURL(url);
+            return;
+        }
+        if (this.image) this.image.replaceWith(image);
+        else this.placeholder.replaceWith(image);
+        if (this.objectUrl) URL.revokeObjectURL(this.objectUrl);
+        this.image = image;
+        this.objectUrl = url;
+        this.shownSeq = header.seq;
+        this.shownCoarse = coarse;
+        Object.assign(this.dataset, {
+            state: 'ready',
+            seq: String(header.seq),
+            coarse: String(coarse),
+            bytes: String(frame.bytes),
+            frameWidth: String(header.width ?? image.naturalWidth),
+            frameHeight: String(header.height ?? image.naturalHeight),
+        });
+        this.dispatchEvent(new CustomEvent('previewshown', { bubbles: true, detail: { header } }));
+    }
+
+    reportPoint(event) {
+        if (!this.image) return;
+        const box = this.image.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0) return;
+        const x = (event.clientX - box.left) / box.width;
+        const y = (event.clientY - box.top) / box.height;
+        if (x < 0 || x > 1 || y < 0 || y > 1) return;
+        this.dispatchEvent(new CustomEvent('imagepoint', { bubbles: true, detail: { x, y, reference: this.reference } }));
+    }
+}
+
+customElements.define('db-preview', PreviewImage);
