@@ -66,7 +66,7 @@ struct CatalogTests {
         let renderer = NotebookRenderer(photo: photo)
         for nb in try S.bundledNotebooks() {
             for cell in nb.cells where cell.kind != .note {
-                let out = try renderer.render(notebook: nb, cell: cell.id, request: RenderRequest(width: 48))
+                let out = try renderer.render(notebook: nb, cell: cell.id, request: CellRenderRequest(width: 48))
                 #expect(out.image.width == 48 && out.image.channels == 3, "\(nb.name)/\(cell.id)")
             }
             for cell in nb.cells where cell.histogram == true {

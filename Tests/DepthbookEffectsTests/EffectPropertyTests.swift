@@ -8,7 +8,7 @@ struct EffectPropertyTests {
     typealias S = EffectTestSupport
 
     private func renderBytes(_ photo: Photo, _ notebook: Notebook, _ cell: String, width: Int) throws -> RGBImage8 {
-        try NotebookRenderer(photo: photo).render(notebook: notebook, cell: cell, request: RenderRequest(width: width)).image
+        try NotebookRenderer(photo: photo).render(notebook: notebook, cell: cell, request: CellRenderRequest(width: width)).image
     }
 
     private func maxDifference(_ a: RGBImage8, _ b: RGBImage8) -> Int {
@@ -172,12 +172,12 @@ struct EffectPropertyTests {
         let still = try S.sample("still-life")
         let nb = S.notebook([S.step("m", "makeup", ["image": "photo", "skin": "photo.skin"])])
         #expect(throws: EffectError.missingPlane("photo.skin")) {
-            try NotebookRenderer(photo: still).render(notebook: nb, cell: "m", request: RenderRequest(width: 64))
+            try NotebookRenderer(photo: still).render(notebook: nb, cell: "m", request: CellRenderRequest(width: 64))
         }
         let outdoor = try S.sample("portrait-outdoor")
         let glasses = S.notebook([S.step("g", "glassesTint", ["image": "photo", "glasses": "photo.glasses"])])
         #expect(throws: EffectError.missingPlane("photo.glasses")) {
-            try NotebookRenderer(photo: outdoor).render(notebook: glasses, cell: "g", request: RenderRequest(width: 64))
+            try NotebookRenderer(photo: outdoor).render(notebook: glasses, cell: "g", request: CellRenderRequest(width: 64))
         }
         #expect(EffectError.missingPlane("photo.glasses").description.contains("photo.glasses"))
     }
@@ -186,7 +186,7 @@ struct EffectPropertyTests {
         let photo = try S.sample("portrait")
         let renderer = NotebookRenderer(photo: photo)
         func attempt(_ cell: Cell) throws {
-            _ = try renderer.render(notebook: S.notebook([cell]), cell: cell.id, request: RenderRequest(width: 64))
+            _ = try renderer.render(notebook: S.notebook([cell]), cell: cell.id, request: CellRenderRequest(width: 64))
         }
         #expect(throws: EffectError.unknownParameter(effect: "exposure", name: "stops")) {
             try attempt(S.step("x", "exposure", ["image": "photo"], ["stops": .number(1)]))
@@ -203,8 +203,8 @@ struct EffectPropertyTests {
         let photo = try S.sample("portrait")
         let renderer = NotebookRenderer(photo: photo)
         let nb = S.notebook([S.step("x", "matteSeparation", ["image": "photo", "matte": "photo.portraitEffectsMatte"])])
-        let first = try renderer.render(notebook: nb, cell: "x", request: RenderRequest(width: 64))
-        let second = try renderer.render(notebook: nb, cell: "x", request: RenderRequest(width: 64))
+        let first = try renderer.render(notebook: nb, cell: "x", request: CellRenderRequest(width: 64))
+        let second = try renderer.render(notebook: nb, cell: "x", request: CellRenderRequest(width: 64))
         #expect(first.cacheMisses > 0)
         // The blurred background and the sources come back from the cache; only the fused per-pixel tail reruns.
         #expect(second.cacheHits > 0 && second.cacheMisses < first.cacheMisses)
@@ -216,9 +216,9 @@ struct EffectPropertyTests {
         let photo = try S.sample("portrait", width: 96)
         let nb = S.notebook([S.step("x", "bigHead", ["image": "photo", "matte": "photo.portraitEffectsMatte"])])
         let renderer = NotebookRenderer(photo: photo)
-        let full = try renderer.render(notebook: nb, cell: "x", request: RenderRequest(width: photo.width)).image
-        let region = RenderRequest.Region(x: 20, y: 30, width: 40, height: 24)
-        let crop = try NotebookRenderer(photo: photo).render(notebook: nb, cell: "x", request: RenderRequest(width: 64, region: region)).image
+        let full = try renderer.render(notebook: nb, cell: "x", request: CellRenderRequest(width: photo.width)).image
+        let region = CellRenderRequest.Region(x: 20, y: 30, width: 40, height: 24)
+        let crop = try NotebookRenderer(photo: photo).render(notebook: nb, cell: "x", request: CellRenderRequest(width: 64, region: region)).image
         #expect(crop.width == 40 && crop.height == 24)
         var worst = 0
         for y in 0..<24 {
@@ -233,9 +233,9 @@ struct EffectPropertyTests {
         let photo = try S.sample("portrait")
         let renderer = NotebookRenderer(photo: photo)
         let nb = S.notebook([])
-        let depth = try renderer.render(notebook: nb, cell: "photo.disparity", request: RenderRequest(width: 64))
+        let depth = try renderer.render(notebook: nb, cell: "photo.disparity", request: CellRenderRequest(width: 64))
         #expect(depth.kind == .depth && depth.image.channels == 3)
-        let matte = try renderer.render(notebook: nb, cell: "photo.portraitEffectsMatte", request: RenderRequest(width: 64))
+        let matte = try renderer.render(notebook: nb, cell: "photo.portraitEffectsMatte", request: CellRenderRequest(width: 64))
         #expect(matte.kind == .mask)
         let s = matte.image.samples
         var grey = true

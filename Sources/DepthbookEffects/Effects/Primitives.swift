@@ -22,11 +22,11 @@ enum Primitives {
     }
 
     static func discBlur(_ node: Node, radius: Double) throws -> Node {
-        radius < 0.5 ? node : try node.applying(DiscBlurFilter(radius: radius))
+        radius < 0.5 ? node : try node.applying(DiscBlur(radius: min(radius, 200)))
     }
 
     static func closing(_ node: Node, radius: Double) throws -> Node {
-        radius < 0.5 ? node : try node.applying(ClosingFilter(radius: radius))
+        radius < 0.5 ? node : try node.applying(Morphology(.close, shape: .disc, radius: min(radius, 256)))
     }
 
     /// 1 at or above `cut` (or at or below, for metric depth), else 0; holes 0.

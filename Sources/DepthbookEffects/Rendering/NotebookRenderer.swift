@@ -28,7 +28,7 @@ public final class NotebookRenderer: Sendable {
     }
 
     /// Renders `cell` for `request`, stopping with `EffectError.cancelled` when `isCancelled` says so.
-    public func render(notebook: Notebook, cell: String, request: RenderRequest,
+    public func render(notebook: Notebook, cell: String, request: CellRenderRequest,
                        isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> RenderedCell {
         let target = try target(for: request)
         let evaluator = Evaluator(context: RenderContext(cache: cache, isCancelled: isCancelled))
@@ -47,7 +47,7 @@ public final class NotebookRenderer: Sendable {
 
     /// The histogram of a cell or plane at its native resolution. For a step that cuts at a threshold it is the
     /// histogram of what was cut (its plane input), with the cut as the marker.
-    public func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramResult {
+    public func histogram(notebook: Notebook, reference: String, bins: Int) throws -> CellHistogram {
         guard (2...1024).contains(bins) else { throw EffectError.badRequest("bins must be 2...1024, got \(bins)") }
         let evaluator = Evaluator(context: RenderContext(cache: cache))
         do {
@@ -64,7 +64,7 @@ public final class NotebookRenderer: Sendable {
             var samples = try context.native(source).samples
             if source.kind == .image { samples = Self.luma(samples) }
             let h = Statistics.histogram(samples, bins: bins)
-            return HistogramResult(bins: h.bins, min: h.min, max: h.max, marker: built.marker, holes: h.holes)
+            return CellHistogram(bins: h.bins, min: h.min, max: h.max, marker: built.marker, holes: h.holes)
         } catch let error as RenderError {
             throw EffectError(error)
         }
@@ -74,7 +74,7 @@ public final class NotebookRenderer: Sendable {
         EffectContext(photo: photo, photoID: photoID, evaluator: evaluator, statistics: statistics)
     }
 
-    private func target(for request: RenderRequest) throws(EffectError) -> RenderTarget {
+    private func target(for request: CellRenderRequest) throws(EffectError) -> RenderTarget {
         let full = PixelSize(width: photo.width, height: photo.height)
         if let r = request.region {
             let region = PixelRect(x: r.x, y: r.y, width: r.width, height: r.height).intersection(PixelRect(full))

@@ -2,7 +2,7 @@ import DepthbookEngine
 
 /// What to render of a cell: a preview `width` pixels wide of the whole picture, or (with `region`) a crop
 /// of the full-resolution upright image, pixel for pixel.
-public struct RenderRequest: Sendable, Equatable {
+public struct CellRenderRequest: Sendable, Equatable {
     public struct Region: Sendable, Equatable {
         public var x: Int
         public var y: Int
@@ -46,7 +46,7 @@ public struct RenderedCell: Sendable {
 
 /// A histogram the page draws: counts over min...max, the threshold's position (for threshold cells), and
 /// how many samples are holes.
-public struct HistogramResult: Sendable, Equatable, Codable {
+public struct CellHistogram: Sendable, Equatable, Codable {
     public var bins: [Int]
     public var min: Double
     public var max: Double
