@@ -19,7 +19,7 @@ final class FakeBackend: StudioBackend {
     func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto {
         guard reference == .sample("tiny") else { throw ProtocolError.notFound("no such photo") }
         let photo = Photo(image: RGBImage8(width: 4, height: 2, channels: 3, repeating: 128))
-        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFacts.json(photo, source: reference))
+        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference))
     }
 
     func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo {
@@ -70,8 +70,8 @@ final class FakeRenderer: PhotoRenderer {
         return RenderedFrame(jpeg: Array("\(cell):\(percentile)".utf8), width: width, height: width / 2, cacheHits: 1, cacheMisses: 2)
     }
 
-    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramResult {
-        HistogramResult(bins: Array(repeating: 1, count: bins), min: 0, max: 1, marker: nil, holes: 0)
+    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply {
+        HistogramReply(bins: Array(repeating: 1, count: bins), min: 0, max: 1, marker: nil, holes: 0)
     }
 
     func export(notebook: Notebook, cell: String, format: ExportFormat, progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {

@@ -19,7 +19,7 @@ public struct RenderedFrame: Sendable {
 }
 
 /// Histogram data the page draws (the page never sees pixels).
-public struct HistogramResult: Sendable, Equatable, Encodable {
+public struct HistogramReply: Sendable, Equatable, Encodable {
     public var bins: [Int]
     public var min: Double
     public var max: Double
@@ -77,7 +77,7 @@ public struct LoadedPhoto: Sendable {
 public protocol PhotoRenderer: AnyObject, Sendable {
     func render(notebook: Notebook, cell: String, target: FrameTarget,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame
-    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramResult
+    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply
     func export(notebook: Notebook, cell: String, format: ExportFormat,
                 progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile
 }
