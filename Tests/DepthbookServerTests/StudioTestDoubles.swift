@@ -19,14 +19,13 @@ final class FakeBackend: StudioBackend {
     func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto {
         guard reference == .sample("tiny") else { throw ProtocolError.notFound("no such photo") }
         let photo = Photo(image: RGBImage8(width: 4, height: 2, channels: 3, repeating: 128))
-        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference))
+        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
+                           renderer: FakeRenderer(gate: gate))
     }
 
     func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo {
         throw ProtocolError.badRequest("fake backend reads no files")
     }
-
-    func makeRenderer(for photo: LoadedPhoto) -> any PhotoRenderer { FakeRenderer(gate: gate) }
 }
 
 /// Holds renders while closed: each waiting render needs a permit (`allowOne`) or the gate opened.

@@ -7,15 +7,18 @@ import Foundation
 public struct EffectsBackend: StudioBackend {
     let uploads: UploadStore
     let samplesDirectory: String
+    /// Bytes of rendered intermediates each open photo's renderer may keep.
+    let cacheBytes: Int
 
-    public init(dataDirectory: String) throws {
+    public init(dataDirectory: String, cacheBytes: Int = 256 << 20) throws {
+        self.cacheBytes = cacheBytes
         uploads = try UploadStore(directory: dataDirectory + "/uploads")
         samplesDirectory = dataDirectory + "/samples"
         try FileManager.default.createDirectory(atPath: samplesDirectory, withIntermediateDirectories: true)
     }
 
     public func effectCatalog() -> JSONValue {
-        .array([])
+        NotebookRenderer.catalogJSON
     }
 
     public func samples() throws -> [SampleSummary] {
@@ -54,15 +57,12 @@ public struct EffectsBackend: StudioBackend {
         case .path:
             throw ProtocolError.forbidden("photos given by path are for the command line; upload the file instead")
         }
-        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference))
+        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
+                           renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes))
     }
 
     public func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo {
         try PhotoReader.read(data: bytes, depthMapData: depthMap)
-    }
-
-    public func makeRenderer(for photo: LoadedPhoto) -> any PhotoRenderer {
-        PendingRenderer()
     }
 
     private func samplePath(_ id: String) -> String { "\(samplesDirectory)/\(id).jpg" }
@@ -79,14 +79,4 @@ public struct EffectsBackend: StudioBackend {
         try AtomicFile.write(bytes, to: path)
         return try PhotoReader.read(data: bytes)
     }
-}
-
-/// Until the effects' NotebookRenderer lands every render reports that it is missing.
-final class PendingRenderer: PhotoRenderer {
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "rendering needs DepthbookEffects' NotebookRenderer, not in this build yet" }
-    }
-    func render(notebook: Notebook, cell: String, target: FrameTarget, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame { throw Missing() }
-    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply { throw Missing() }
-    func export(notebook: Notebook, cell: String, format: ExportFormat, progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile { throw Missing() }
 }

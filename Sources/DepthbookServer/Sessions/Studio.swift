@@ -9,7 +9,7 @@ public final class Studio: Sendable {
     let store: any NotebookStore
     let bundled: BundledNotebooks
     let exportsDirectory: String
-    private let photos = PhotoCache(capacity: 4)
+    private let photos = PhotoCache(capacity: 3)
     private let serverName: String
 
     public init(backend: any StudioBackend, store: any NotebookStore, bundled: BundledNotebooks, hub: SessionHub,
@@ -156,7 +156,7 @@ public final class Studio: Sendable {
             throw ProtocolError.notFound("no saved notebook \"\(open.shared ?? "")\"")
         }
         let photo = try loadPhoto(notebook.photo)
-        let renderer = backend.makeRenderer(for: photo)
+        let renderer = photo.renderer
         session.state.withLock { s in
             s.notebook = notebook
             s.shared = shared
@@ -173,7 +173,7 @@ public final class Studio: Sendable {
 
     private func openPhoto(_ reference: PhotoReference, _ session: Session) throws -> PhotoResult {
         let photo = try loadPhoto(reference)
-        let renderer = backend.makeRenderer(for: photo)
+        let renderer = photo.renderer
         let notebook: Notebook? = session.state.withLock { s in
             s.photo = photo
             s.renderer = renderer
@@ -200,7 +200,7 @@ public final class Studio: Sendable {
         }
         if photoChanged {
             let photo = try loadPhoto(notebook.photo)
-            let renderer = backend.makeRenderer(for: photo)
+            let renderer = photo.renderer
             session.state.withLock { s in
                 s.photo = photo
                 s.renderer = renderer
