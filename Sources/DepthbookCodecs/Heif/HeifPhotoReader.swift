@@ -8,6 +8,7 @@ import Foundation
 /// EXIF orientation is reported but not applied again (HEIF says the transform properties win).
 enum HeifPhotoReader {
     static func read(_ bytes: [UInt8], limits: DecodeLimits) throws -> Photo {
+        try HeifBoxCheck.check(bytes)
         let context = try HeifContext(bytes: bytes, limits: limits)
         heif_context_set_max_decoding_threads(context.raw, Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))))
         let primary = try context.primaryHandle()

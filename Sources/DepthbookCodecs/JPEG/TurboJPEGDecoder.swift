@@ -33,6 +33,7 @@ enum TurboJPEGDecoder {
                                   Int32(format.rawValue), 0)
                 }
                 if rc != 0 {
+                    h.needsDiscarding = true
                     let message = h.lastError
                     // libjpeg warns about many harmless oddities; a stream that stops early is not one of them.
                     if !h.lastErrorIsWarning || message.contains("Premature end") {
