@@ -11,6 +11,7 @@ struct Depthbook: AsyncParsableCommand {
             // Each helper-owned command file registers here.
             InspectCommand.self,
             ServeCommand.self,
+            RenderCommand.self,
         ]
     )
 }
