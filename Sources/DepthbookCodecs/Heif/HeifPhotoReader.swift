@@ -135,6 +135,7 @@ enum HeifPhotoReader {
         var samples = [UInt16](repeating: 0, count: p.width * p.height)
         let bits = max(1, min(p.bits, 16))
         if bits <= 8 {
+            guard p.stride >= p.width else { throw PhotoError.corrupt("libheif returned a short row") }
             for y in 0..<p.height {
                 let row = p.data + y * p.stride
                 for x in 0..<p.width { samples[y * p.width + x] = UInt16(row[x]) }
