@@ -53,6 +53,9 @@ enum TurboJPEGDecoder {
             return .truncated("the JPEG data stops early (\(message))")
         }
         if message.contains("Not a JPEG") { return .unsupportedFormat("the data is not a JPEG (\(message))") }
+        if message.contains("Unsupported color conversion") || message.contains("Unsupported JPEG process") {
+            return .unsupportedFormat("this kind of JPEG (\(message))")
+        }
         return .corrupt("the JPEG data cannot be decoded (\(message))")
     }
 }
