@@ -12,6 +12,7 @@ struct Depthbook: AsyncParsableCommand {
             InspectCommand.self,
             BenchCommand.self,
             ServeCommand.self,
+            LoadtestCommand.self,
             RenderCommand.self,
         ]
     )
