@@ -9,7 +9,7 @@ enum EffectCatalog {
         BlendWithMaskEffect.self, BackgroundImageEffect.self, FillBehindSubjectEffect.self,
         // The talks' effects as named recipes.
         DepthThresholdEffect.self, DepthThresholdNoirEffect.self, MatteSeparationEffect.self,
-        ScaleSubjectEffect.self, BigHeadEffect.self, MarchingEffect.self,
+        ScaleSubjectEffect.self, ScaledMatteEffect.self, BigHeadEffect.self, MarchingEffect.self, MarchingCoverageEffect.self,
         MakeupEffect.self, HairColorEffect.self, TeethWhiteningEffect.self, GlassesTintEffect.self,
         FaceDepthMaskEffect.self, BackdropEffect.self,
     ]
