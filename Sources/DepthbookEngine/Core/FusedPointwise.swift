@@ -11,6 +11,7 @@ struct FusedPointwise {
     enum Operand {
         case buffer(Int)
         case bytes(Int)
+        case resampled(Int)
         case register(Int)
     }
 
@@ -26,6 +27,8 @@ struct FusedPointwise {
     let context: RenderContext
     private(set) var buffers: [PixelBuffer] = []
     private(set) var byteLeaves: [(raster: Raster<UInt8>, register: Int)] = []
+    /// Resamplings computed row segment by row segment inside the chain (no full-size plane in memory).
+    private(set) var resampleLeaves: [(leaf: ResampledRows, register: Int)] = []
     private(set) var registerChannels: [Int] = []
     private(set) var program: [Instruction] = []
     private var memo: [NodeKey: (Operand, Int)] = [:]
@@ -71,6 +74,13 @@ struct FusedPointwise {
                                        outputChannels: channels, register: reg))
             if !isRoot { evaluator.context.countMiss() }
             result = (.register(reg), channels)
+        } else if let resample = node.filter as? Resample, let input = node.inputs.first {
+            let inputTarget = resample.inputTargets(for: target, extent: node.extent, inputExtents: [input.extent])[0]
+            let buffer = try evaluator.evaluate(input, inputTarget)
+            let resampler = resample.resampler(target, inputSize: inputTarget.size)
+            resampleLeaves.append((ResampledRows(resampler: resampler, input: buffer, region: target.region), newRegister(channels)))
+            evaluator.context.countMiss()
+            result = (.resampled(resampleLeaves.count - 1), channels)
         } else if let source = node.filter as? any ByteRowSource,
                   let raster = source.bytes(for: target, extent: node.extent) {
             byteLeaves.append((raster, newRegister(raster.channels)))
@@ -134,6 +144,9 @@ struct FusedPointwise {
                                 for i in 0..<(count * c) { to[i] = Float(from[i]) * inv }
                             }
                         }
+                        for (leaf, reg) in resampleLeaves {
+                            leaf.fill(row: y, from: x0, count: count, into: scratch[reg])
+                        }
                         for instruction in program {
                             operandPointers.removeAll(keepingCapacity: true)
                             for (k, operand) in instruction.operands.enumerated() {
@@ -142,6 +155,8 @@ struct FusedPointwise {
                                     operandPointers.append(bufferBases[b] + (y * width + x0) * instruction.channels[k])
                                 case .bytes(let b):
                                     operandPointers.append(UnsafePointer(scratch[byteLeaves[b].register]))
+                                case .resampled(let b):
+                                    operandPointers.append(UnsafePointer(scratch[resampleLeaves[b].register]))
                                 case .register(let r):
                                     operandPointers.append(UnsafePointer(scratch[r]))
                                 }
@@ -158,4 +173,41 @@ struct FusedPointwise {
         }
     }
 
+}
+
+/// A resampling evaluated on demand for row segments of a fused chain, with exactly the arithmetic of
+/// `Resampler.run` (horizontal taps first, then vertical, same order), so the values are bit-identical to
+/// the materialised plane.
+struct ResampledRows {
+    let resampler: Resampler
+    let input: PixelBuffer
+    let region: PixelRect
+
+    /// Writes `count` pixels of output row `row` (relative to `region`) starting at column `x0` into `out`.
+    func fill(row: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
+        let h = resampler.horizontal, v = resampler.vertical
+        let ch = input.channels, inR = input.region
+        let hTaps = h.taps, vTaps = v.taps
+        input.samples.withUnsafeBufferPointer { src in
+            h.indices.withUnsafeBufferPointer { hi in
+                h.weights.withUnsafeBufferPointer { hw in
+                    let s = src.baseAddress!
+                    for o in x0..<(x0 + count) {
+                        for c in 0..<ch {
+                            var acc: Float = 0
+                            for kv in 0..<vTaps {
+                                let w = v.weights[row * vTaps + kv]
+                                if kv > 0 && w == 0 { continue }
+                                let inRow = s + ((Int(v.indices[row * vTaps + kv]) - inR.y) * inR.width - inR.x) * ch
+                                var hsum: Float = 0
+                                for kh in 0..<hTaps { hsum += hw[o * hTaps + kh] * inRow[Int(hi[o * hTaps + kh]) * ch + c] }
+                                acc = kv == 0 ? w * hsum : acc + hsum * w
+                            }
+                            out[(o - x0) * ch + c] = acc
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
