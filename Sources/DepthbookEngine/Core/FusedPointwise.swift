@@ -188,6 +188,10 @@ struct ResampledRows {
         let h = resampler.horizontal, v = resampler.vertical
         let ch = input.channels, inR = input.region
         let hTaps = h.taps, vTaps = v.taps
+        if hTaps == 2 && vTaps == 2 && ch == 1 {
+            fillBilinearPlane(row: row, from: x0, count: count, into: out)
+            return
+        }
         input.samples.withUnsafeBufferPointer { src in
             h.indices.withUnsafeBufferPointer { hi in
                 h.weights.withUnsafeBufferPointer { hw in
@@ -205,6 +209,36 @@ struct ResampledRows {
                             }
                             out[(o - x0) * ch + c] = acc
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The common case (a bilinear plane) with the same arithmetic as the general loop, unchecked.
+    private func fillBilinearPlane(row: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
+        let h = resampler.horizontal, v = resampler.vertical, inR = input.region
+        let w0 = v.weights[row &* 2], w1 = v.weights[row &* 2 &+ 1]
+        let y0 = Int(v.indices[row &* 2]) &- inR.y, y1 = Int(v.indices[row &* 2 &+ 1]) &- inR.y
+        input.samples.withUnsafeBufferPointer { src in
+            h.indices.withUnsafeBufferPointer { hi in
+                h.weights.withUnsafeBufferPointer { hw in
+                    let r0 = src.baseAddress! + (y0 &* inR.width &- inR.x), r1 = src.baseAddress! + (y1 &* inR.width &- inR.x)
+                    let hiP = hi.baseAddress!, hwP = hw.baseAddress!
+                    for k in 0..<count {
+                        let o = (x0 &+ k) &* 2
+                        let i0 = Int(hiP[o]), i1 = Int(hiP[o &+ 1]), a0 = hwP[o], a1 = hwP[o &+ 1]
+                        var h0: Float = 0
+                        h0 += a0 * r0[i0]
+                        h0 += a1 * r0[i1]
+                        var acc = w0 * h0
+                        if w1 != 0 {
+                            var h1: Float = 0
+                            h1 += a0 * r1[i0]
+                            h1 += a1 * r1[i1]
+                            acc = acc + h1 * w1
+                        }
+                        out[k] = acc
                     }
                 }
             }
