@@ -76,6 +76,19 @@ export function photoPlanes(facts) {
     return planes;
 }
 
+/**
+ * What to ask a preview of to show `reference`: the photo cell itself for the image (every server renders
+ * a photo cell), the cell for a cell reference, and the plane reference as written for other planes.
+ */
+export function previewTarget(notebook, reference) {
+    const canonical = canonicalReference(reference);
+    if (canonical === 'photo.image') {
+        return (notebook.cells ?? []).find((cell) => cell.kind === 'photo')?.id ?? canonical;
+    }
+    if (canonical.startsWith('photo.')) return canonical;
+    return referenceHead(canonical);
+}
+
 /** Whether a reference's output is an RGB image or a single-channel plane. */
 export function outputKindOf(notebook, catalog, reference) {
     const canonical = canonicalReference(reference);

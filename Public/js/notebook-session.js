@@ -13,7 +13,7 @@
  * `edited` (detail: {edited, shared}), `histogram` (detail: {reference, result}).
  */
 import { ProtocolError } from './studio-socket.js';
-import { canonicalReference, structureOf } from './notebook-graph.js';
+import { structureOf } from './notebook-graph.js';
 
 /** Widths the server accepts for a preview. */
 const MIN_WIDTH = 64;
@@ -229,9 +229,12 @@ export class NotebookSession extends EventTarget {
 
     // MARK: Previews, crops, histograms
 
-    /** Registers a preview element for a reference (a cell id or a photo plane); returns an unregister function. */
+    /**
+     * Registers a preview element for what it shows: a cell id, or a photo plane (`photo.disparity`); the
+     * string is sent and matched exactly as given. Returns an unregister function.
+     */
     registerPreview(reference, element) {
-        const key = canonicalReference(reference);
+        const key = reference;
         if (!this.previews.has(key)) this.previews.set(key, new Set());
         this.previews.get(key).add(element);
         return () => {
@@ -241,7 +244,7 @@ export class NotebookSession extends EventTarget {
     }
 
     registerHistogram(reference, element) {
-        const key = canonicalReference(reference);
+        const key = reference;
         if (!this.histograms.has(key)) this.histograms.set(key, new Set());
         this.histograms.get(key).add(element);
         this.refreshHistogram(key);
@@ -259,7 +262,7 @@ export class NotebookSession extends EventTarget {
     }
 
     requestPreview(reference, { interactive = false } = {}) {
-        const key = canonicalReference(reference);
+        const key = reference;
         if (!this.socket.isOpen) return;
         const seq = this.nextSeq();
         this.sentAt.set(seq, performance.now());
@@ -279,7 +282,7 @@ export class NotebookSession extends EventTarget {
         this.sentAt.set(seq, performance.now());
         return new Promise((resolve, reject) => {
             this.cropWaiters.set(seq, { resolve, reject });
-            this.socket.request('crop', { cell: canonicalReference(cellId), ...rect, seq }).catch((error) => {
+            this.socket.request('crop', { cell: cellId, ...rect, seq }).catch((error) => {
                 this.cropWaiters.delete(seq);
                 reject(error);
             });
@@ -308,7 +311,7 @@ export class NotebookSession extends EventTarget {
 
     receiveFrame(frame) {
         const { header } = frame;
-        const key = canonicalReference(header.cell);
+        const key = header.cell;
         const sent = this.sentAt.get(header.seq);
         const latencyMs = sent === undefined ? null : frame.receivedAt - sent;
         if (!header.coarse) this.forgetSentBefore(header.seq);
@@ -336,7 +339,7 @@ export class NotebookSession extends EventTarget {
                 this.cropWaiters.delete(message.seq);
                 waiter.reject(new ProtocolError('render', message.message));
             }
-            this.dispatchEvent(new CustomEvent('cellError', { detail: { cell: canonicalReference(String(message.cell)), seq: message.seq, message: String(message.message ?? 'the render failed') } }));
+            this.dispatchEvent(new CustomEvent('cellError', { detail: { cell: String(message.cell), seq: message.seq, message: String(message.message ?? 'the render failed') } }));
         } else if (message.event === 'notebook' && message.notebook) {
             // Sent to watchers when the editor changes the notebook or the photo; the frames come by themselves.
             const before = structureOf(this.notebook, this.photo);
@@ -349,7 +352,7 @@ export class NotebookSession extends EventTarget {
 
     failCell(cell, seq, error) {
         if (error.code === 'disconnected') return;
-        this.dispatchEvent(new CustomEvent('cellError', { detail: { cell: canonicalReference(cell), seq, message: error.message } }));
+        this.dispatchEvent(new CustomEvent('cellError', { detail: { cell, seq, message: error.message } }));
     }
 
     // MARK: Photos, saving, exporting

@@ -77,9 +77,8 @@ export class NotebookView extends HTMLElement {
                 title = 'Note';
                 break;
             case 'photo':
-                content = new PhotoCell().attach(session);
+                content = new PhotoCell().attach(session, cell);
                 title = describePhoto(session.notebook.photo);
-                references = [cell.id, ...PhotoCell.referencesFor(session)];
                 break;
             case 'view':
                 content = new ViewCell().attach(session, cell, index, edit);

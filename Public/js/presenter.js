@@ -50,7 +50,9 @@ export class Presenter extends EventTarget {
         const current = cells.findIndex((cell) => cell.contains(document.activeElement));
         const next = cells[Math.min(cells.length - 1, Math.max(0, current + direction))] ?? cells[0];
         next.scrollIntoView({ block: 'start', behavior: 'smooth' });
-        const control = next.querySelector('.cell-body input[type=range], .cell-body select, .cell-body input, .cell-body button') ?? next.querySelector('button');
+        // Sliders first, then any other visible control; hidden forms (a note's editor) are skipped.
+        const visible = (selector) => [...next.querySelectorAll(selector)].find((element) => element.checkVisibility() && !element.disabled);
+        const control = visible('.cell-body input[type=range]') ?? visible('.cell-body select, .cell-body input, .cell-body button') ?? visible('button');
         control?.focus({ preventScroll: true });
     }
 }
