@@ -41,7 +41,9 @@ export class NotebookSession extends EventTarget {
         this.catalog = new Map();
         this.samples = [];
         this.bundled = [];
-        this.seq = Number(store.load().seq) || 0;
+        // The server never answers a request older than the newest it saw for a cell. The stored number is
+        // written on every flush and on pagehide, but a crash could lose the last few: start well past it.
+        this.seq = (Number(store.load().seq) || 0) + 1000;
         /** preview reference → Set of preview elements showing it */
         this.previews = new Map();
         /** histogram reference → Set of histogram elements */
@@ -73,7 +75,8 @@ export class NotebookSession extends EventTarget {
     async introduce(reconnected) {
         const stored = this.store.load();
         const samePage = stored.path === location.pathname;
-        const resumeId = this.sessionId ?? (samePage ? stored.session : undefined);
+        // The tab's session is reused even for another notebook, rather than leaving one behind.
+        const resumeId = this.sessionId ?? stored.session;
         const watch = new URLSearchParams(location.search).get('watch');
         try {
             const fields = { protocol: 1 };
@@ -93,7 +96,7 @@ export class NotebookSession extends EventTarget {
             }
             const local = this.notebook ?? (samePage ? stored.notebook : null);
             const localPhoto = this.photo ?? (samePage ? stored.photo : null);
-            if (hello.resumed && (hello.notebook || local)) {
+            if (hello.resumed && (this.notebook || samePage) && (hello.notebook || local)) {
                 const wasEdited = this.notebook ? this.edited : Boolean(stored.edited);
                 this.adopt(hello.notebook ?? local, hello.photo ?? localPhoto, hello.shared ?? (samePage ? stored.shared : null) ?? null, wasEdited);
                 if (local && JSON.stringify(local) !== JSON.stringify(hello.notebook)) await this.pushNotebook(local);
@@ -323,9 +326,8 @@ export class NotebookSession extends EventTarget {
         }
         for (const element of this.previews.get(key) ?? []) element.showFrame(frame);
         this.dispatchEvent(new CustomEvent('frame', { detail: { frame, key, latencyMs } }));
-        if (!header.coarse) {
-            for (const histogramKey of this.histograms.keys()) this.refreshHistogram(histogramKey);
-        }
+        // A cell's histogram (and its marker) changes exactly when the cell renders anew.
+        if (!header.coarse) this.refreshHistogram(key);
     }
 
     forgetSentBefore(seq) {
