@@ -9,6 +9,8 @@ struct Depthbook: AsyncParsableCommand {
         version: DepthbookVersion.string,
         subcommands: [
             // Each helper-owned command file registers here.
+            InspectCommand.self,
+            ServeCommand.self,
         ]
     )
 }

@@ -31,6 +31,8 @@ public struct Photo: Sendable {
     /// Raw EXIF and XMP of the primary image, kept so a re-written file loses nothing.
     public var exif: [UInt8]?
     public var xmp: String?
+    /// The primary image's ICC profile, kept so a re-written file shows the same colours.
+    public var iccProfile: [UInt8]? = nil
 
     public init(image: RGBImage8, orientation: Orientation = .up, colorSpace: String = "sRGB",
                 depth: DepthData? = nil, mattes: [Matte] = [], faces: [FaceRegion] = [],

@@ -1,0 +1,75 @@
+import DepthbookEngine
+import Foundation
+
+/// The facts about a loaded photo that `depthbook inspect --json` prints and the studio sends as
+/// `<photo facts>`: upright sizes, the depth summary, mattes, calibration and faces. Absent parts are nil
+/// and left out of the JSON.
+public struct PhotoFacts: Codable, Sendable, Equatable {
+    public struct Depth: Codable, Sendable, Equatable {
+        public var kind: String
+        public var width: Int
+        public var height: Int
+        public var min: Double
+        public var max: Double
+        public var accuracy: String
+        public var filtered: Bool
+        public var holes: Int
+    }
+
+    public struct MatteFacts: Codable, Sendable, Equatable {
+        public var kind: String
+        public var width: Int
+        public var height: Int
+    }
+
+    public struct Calibration: Codable, Sendable, Equatable {
+        public var referenceWidth: Double
+        public var referenceHeight: Double
+        public var fx: Double
+        public var fy: Double
+        public var cx: Double
+        public var cy: Double
+        public var lensDistortion: Bool
+    }
+
+    public struct Face: Codable, Sendable, Equatable {
+        public var x: Double
+        public var y: Double
+        public var w: Double
+        public var h: Double
+    }
+
+    public var width: Int
+    public var height: Int
+    public var orientation: Int
+    public var colorSpace: String
+    public var depth: Depth?
+    public var mattes: [MatteFacts]?
+    public var calibration: Calibration?
+    public var faces: [Face]?
+
+    public init(_ photo: Photo) {
+        width = photo.width
+        height = photo.height
+        orientation = photo.orientation.rawValue
+        colorSpace = photo.colorSpace
+        if let d = photo.depth, let range = d.range {
+            depth = Depth(kind: d.kind.rawValue, width: d.map.width, height: d.map.height, min: Double(range.lowerBound),
+                          max: Double(range.upperBound), accuracy: d.accuracy.rawValue, filtered: d.isFiltered, holes: d.map.holeCount)
+        }
+        mattes = photo.mattes.isEmpty ? nil : photo.mattes.map { MatteFacts(kind: $0.kind.rawValue, width: $0.plane.width, height: $0.plane.height) }
+        if let c = photo.calibration {
+            calibration = Calibration(referenceWidth: c.referenceWidth, referenceHeight: c.referenceHeight, fx: c.fx, fy: c.fy,
+                                      cx: c.cx, cy: c.cy, lensDistortion: c.hasLensDistortion)
+        }
+        faces = photo.faces.isEmpty ? nil : photo.faces.map { Face(x: $0.x, y: $0.y, w: $0.width, h: $0.height) }
+    }
+
+    /// The facts as compact JSON text with keys in a stable order.
+    public func json(pretty: Bool = false) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(self)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,54 @@
+import DepthbookEffects
+import Foundation
+
+/// `POST /api/upload`: sniff the format, decode the whole photo, and only then store it, so a corrupt file
+/// gets a clear error and leaves nothing behind.
+public struct UploadHandler: Sendable {
+    let store: UploadStore
+    let backend: any StudioBackend
+    public let limitBytes: Int
+
+    public init(store: UploadStore, backend: any StudioBackend, limitBytes: Int) {
+        self.store = store
+        self.backend = backend
+        self.limitBytes = limitBytes
+    }
+
+    struct Uploaded: Encodable {
+        var upload: String
+        var photo: JSONValue
+    }
+
+    public func upload(_ body: [UInt8], depthFor: String?) -> HTTPResponse {
+        guard body.count <= limitBytes else {
+            return .jsonError(413, "the file is \(body.count) bytes; uploads are at most \(limitBytes) bytes")
+        }
+        guard !body.isEmpty else { return .jsonError(400, "the upload is empty: send the file as the request body") }
+        guard let fileExtension = FileSniffer.fileExtension(of: body) else {
+            return .jsonError(400, "this is not a HEIC, JPEG or PNG file")
+        }
+        do {
+            if let imageID = depthFor {
+                return try attachDepth(body, fileExtension: fileExtension, to: imageID)
+            }
+            let photo = try backend.inspectUpload(body, fileExtension: fileExtension, depthMap: nil)
+            let id = try store.store(body, fileExtension: fileExtension)
+            return .json(200, Uploaded(upload: id, photo: PhotoFacts.json(photo, source: .upload(id))))
+        } catch let error as AtomicFile.WriteError {
+            return .jsonError(500, "the upload could not be stored: \(error.reason)")
+        } catch {
+            return .jsonError(400, "the \(fileExtension.uppercased()) file could not be read: \(error)")
+        }
+    }
+
+    private func attachDepth(_ depth: [UInt8], fileExtension: String, to imageID: String) throws -> HTTPResponse {
+        guard let imagePath = store.path(of: imageID), let image = FileManager.default.contents(atPath: imagePath) else {
+            return .jsonError(400, "depthFor names no uploaded image: upload the image first, then its depth map")
+        }
+        let imageExtension = (imagePath as NSString).pathExtension
+        let photo = try backend.inspectUpload(Array(image), fileExtension: imageExtension, depthMap: depth)
+        let depthID = try store.store(depth, fileExtension: fileExtension)
+        let pairID = try store.storePair(image: imageID, depth: depthID)
+        return .json(200, Uploaded(upload: pairID, photo: PhotoFacts.json(photo, source: .upload(pairID))))
+    }
+}

@@ -1,0 +1,206 @@
+import DepthbookEffects
+import Foundation
+
+/// The `id` and `type` every request carries, read before the rest so even a malformed request gets a reply
+/// with its id.
+struct RequestEnvelope: Decodable {
+    var id: Int?
+    var type: String?
+
+    enum CodingKeys: String, CodingKey { case id, type }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        // An id that is not a positive integer is answered as `null` rather than guessed at.
+        if let value = try? c.decodeIfPresent(JSONValue.self, forKey: .id), case .number(let n) = value,
+            n >= 1, n <= 9_007_199_254_740_991, n.rounded() == n
+        {
+            id = Int(n)
+        } else {
+            id = nil
+        }
+        type = try? c.decodeIfPresent(String.self, forKey: .type)
+    }
+}
+
+/// Every request of studio protocol version 1, decoded and typed. Unknown fields are ignored by construction.
+public enum StudioRequest: Sendable, Equatable {
+    case hello(Hello)
+    case listSamples
+    case listNotebooks
+    case effects
+    case openNotebook(OpenNotebook)
+    case openPhoto(OpenPhoto)
+    case setNotebook(SetNotebook)
+    case setParams(SetParams)
+    case preview(Preview)
+    case crop(Crop)
+    case histogram(Histogram)
+    case save
+    case export(Export)
+
+    public struct Hello: Sendable, Equatable, Decodable {
+        public var `protocol`: Int
+        public var session: String?
+        public var watch: String?
+    }
+    public struct OpenNotebook: Sendable, Equatable, Decodable {
+        public var name: String?
+        public var shared: String?
+    }
+    public struct OpenPhoto: Sendable, Equatable, Decodable {
+        public var photo: PhotoReference
+    }
+    public struct SetNotebook: Sendable, Equatable, Decodable {
+        public var notebook: Notebook
+    }
+    public struct SetParams: Sendable, Equatable, Decodable {
+        public var cell: String
+        public var params: [String: ParameterValue]
+        public var seq: Int
+        public var interactive: Bool?
+    }
+    public struct Preview: Sendable, Equatable, Decodable {
+        public var cell: String
+        public var width: Int
+        public var seq: Int
+        public var interactive: Bool?
+    }
+    public struct Crop: Sendable, Equatable, Decodable {
+        public var cell: String
+        public var x: Int
+        public var y: Int
+        public var w: Int
+        public var h: Int
+        public var seq: Int
+    }
+    public struct Histogram: Sendable, Equatable, Decodable {
+        public var cell: String
+        public var bins: Int
+    }
+    public struct Export: Sendable, Equatable, Decodable {
+        public var cell: String
+        public var format: ExportFormat
+    }
+
+    /// Limits the protocol states; checked before any work so the message names the field to change.
+    public static let previewWidths = 64...2048
+    public static let maxCropSide = 1024
+    public static let histogramBins = 2...1024
+}
+
+public enum ExportFormat: String, Sendable, Equatable, Codable {
+    case jpeg, png, gif
+}
+
+/// Turns one text message into a request, or the error its reply carries.
+public enum RequestDecoder {
+    /// The largest text message accepted; anything longer is answered with `too_large` unread.
+    public static let maxMessageBytes = 1 << 20
+
+    /// The id to answer (nil when the message has none) and the decoded request or its error.
+    public static func decode(_ bytes: [UInt8]) -> (id: Int?, request: Result<StudioRequest, ProtocolError>) {
+        let data = Data(bytes)
+        guard (try? JSONSerialization.jsonObject(with: data, options: [])) is [String: Any] else {
+            return (nil, .failure(.badRequest("a request is a JSON object with \"id\" and \"type\"")))
+        }
+        let envelope: RequestEnvelope
+        do {
+            envelope = try JSONDecoder().decode(RequestEnvelope.self, from: data)
+        } catch {
+            return (nil, .failure(.badRequest("a request is a JSON object with \"id\" and \"type\"")))
+        }
+        guard let id = envelope.id else {
+            return (nil, .failure(.badRequest("\"id\" must be a positive integer")))
+        }
+        guard let type = envelope.type else {
+            return (id, .failure(.badRequest("\"type\" must be a string naming the request")))
+        }
+        do {
+            return (id, .success(try decode(type: type, data: data)))
+        } catch let error as ProtocolError {
+            return (id, .failure(error))
+        } catch {
+            return (id, .failure(.badRequest("\(type): \(describe(error))")))
+        }
+    }
+
+    private static func decode(type: String, data: Data) throws -> StudioRequest {
+        let decoder = JSONDecoder()
+        switch type {
+        case "hello":
+            let hello = try decoder.decode(StudioRequest.Hello.self, from: data)
+            guard hello.protocol == 1 else {
+                throw ProtocolError(.unsupported, "this server speaks protocol 1, not \(hello.protocol)")
+            }
+            return .hello(hello)
+        case "listSamples": return .listSamples
+        case "listNotebooks": return .listNotebooks
+        case "effects": return .effects
+        case "openNotebook":
+            let open = try decoder.decode(StudioRequest.OpenNotebook.self, from: data)
+            guard (open.name == nil) != (open.shared == nil) else {
+                throw ProtocolError.badRequest("openNotebook needs exactly one of \"name\" (bundled) or \"shared\" (a saved id)")
+            }
+            return .openNotebook(open)
+        case "openPhoto": return .openPhoto(try decoder.decode(StudioRequest.OpenPhoto.self, from: data))
+        case "setNotebook": return .setNotebook(try decoder.decode(StudioRequest.SetNotebook.self, from: data))
+        case "setParams":
+            let set = try decoder.decode(StudioRequest.SetParams.self, from: data)
+            try checkSeq(set.seq)
+            return .setParams(set)
+        case "preview":
+            let preview = try decoder.decode(StudioRequest.Preview.self, from: data)
+            try checkSeq(preview.seq)
+            guard StudioRequest.previewWidths.contains(preview.width) else {
+                throw ProtocolError.badRequest("\"width\" must be between 64 and 2048 pixels, not \(preview.width)")
+            }
+            return .preview(preview)
+        case "crop":
+            let crop = try decoder.decode(StudioRequest.Crop.self, from: data)
+            try checkSeq(crop.seq)
+            guard crop.x >= 0, crop.y >= 0, crop.w >= 1, crop.h >= 1 else {
+                throw ProtocolError.badRequest("crop needs x, y >= 0 and w, h >= 1")
+            }
+            guard crop.w <= StudioRequest.maxCropSide, crop.h <= StudioRequest.maxCropSide else {
+                throw ProtocolError(.tooLarge, "a crop is at most 1024×1024 pixels, not \(crop.w)×\(crop.h)")
+            }
+            return .crop(crop)
+        case "histogram":
+            let histogram = try decoder.decode(StudioRequest.Histogram.self, from: data)
+            guard StudioRequest.histogramBins.contains(histogram.bins) else {
+                throw ProtocolError.badRequest("\"bins\" must be between 2 and 1024, not \(histogram.bins)")
+            }
+            return .histogram(histogram)
+        case "save": return .save
+        case "export": return .export(try decoder.decode(StudioRequest.Export.self, from: data))
+        default:
+            throw ProtocolError(.unknownType, "unknown request type \"\(type)\"")
+        }
+    }
+
+    private static func checkSeq(_ seq: Int) throws {
+        guard seq >= 0 else { throw ProtocolError.badRequest("\"seq\" must be a non-negative integer") }
+    }
+
+    /// A decoding error in words a page author can act on: which field, and what was wrong with it.
+    static func describe(_ error: any Error) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            let joined = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return joined.isEmpty ? "the message" : "\"\(joined)\""
+        }
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing field \(path(context.codingPath + [key]))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "\(path(context.codingPath)) has the wrong type"
+        case DecodingError.dataCorrupted(let context):
+            if let underlying = context.underlyingError as? NotebookError { return "\(underlying)" }
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        case let error as NotebookError:
+            return "\(error)"
+        default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import DepthbookEffects
+
+/// The `result` objects of replies, one type per request (see the table in `docs/protocol.md`).
+struct HelloResult: Encodable, Sendable {
+    var session: String
+    var `protocol`: Int
+    var server: String
+    var resumed: Bool
+    var role: SessionRole
+    /// What the session already shows (after a resume, or for a watcher); absent for a new session.
+    var notebook: Notebook?
+    var photo: JSONValue?
+    var shared: String?
+}
+
+struct SamplesResult: Encodable, Sendable { var samples: [SampleSummary] }
+struct NotebooksResult: Encodable, Sendable { var notebooks: [BundledNotebooks.Entry] }
+struct EffectsResult: Encodable, Sendable { var effects: JSONValue }
+
+struct OpenNotebookResult: Encodable, Sendable {
+    var notebook: Notebook
+    var photo: JSONValue
+    var shared: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(notebook, forKey: .notebook)
+        try c.encode(photo, forKey: .photo)
+        try c.encode(shared, forKey: .shared)  // null for a bundled notebook
+    }
+
+    enum CodingKeys: String, CodingKey { case notebook, photo, shared }
+}
+
+struct PhotoResult: Encodable, Sendable { var photo: JSONValue }
+struct NotebookResult: Encodable, Sendable { var notebook: Notebook }
+struct CellSeqResult: Encodable, Sendable {
+    var cell: String
+    var seq: Int
+}
+struct SaveResult: Encodable, Sendable {
+    var shared: String
+    var url: String
+}
+struct ExportResult: Encodable, Sendable {
+    var url: String
+    var bytes: Int
+}

@@ -1,0 +1,127 @@
+import DepthbookEffects
+import DepthbookEngine
+
+/// A rendered preview or crop, already JPEG-encoded, with the engine's cache statistics.
+public struct RenderedFrame: Sendable {
+    public var jpeg: [UInt8]
+    public var width: Int
+    public var height: Int
+    public var cacheHits: Int
+    public var cacheMisses: Int
+
+    public init(jpeg: [UInt8], width: Int, height: Int, cacheHits: Int, cacheMisses: Int) {
+        self.jpeg = jpeg
+        self.width = width
+        self.height = height
+        self.cacheHits = cacheHits
+        self.cacheMisses = cacheMisses
+    }
+}
+
+/// Histogram data the page draws (the page never sees pixels).
+public struct HistogramResult: Sendable, Equatable, Encodable {
+    public var bins: [Int]
+    public var min: Double
+    public var max: Double
+    /// Where a threshold cuts, in the same units as min/max (the percentile's value), when the cell has one.
+    public var marker: Double?
+    /// Samples with no value (NaN holes in depth).
+    public var holes: Int
+
+    public init(bins: [Int], min: Double, max: Double, marker: Double?, holes: Int) {
+        self.bins = bins
+        self.min = min
+        self.max = max
+        self.marker = marker
+        self.holes = holes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(bins, forKey: .bins)
+        try c.encode(min, forKey: .min)
+        try c.encode(max, forKey: .max)
+        try c.encode(marker, forKey: .marker)  // null, not omitted
+        try c.encode(holes, forKey: .holes)
+    }
+
+    enum CodingKeys: String, CodingKey { case bins, min, max, marker, holes }
+}
+
+/// An exported file's bytes and the extension it is served with.
+public struct ExportedFile: Sendable {
+    public var bytes: [UInt8]
+    public var fileExtension: String
+
+    public init(bytes: [UInt8], fileExtension: String) {
+        self.bytes = bytes
+        self.fileExtension = fileExtension
+    }
+}
+
+/// A decoded photo the sessions share, with the facts the page shows about it.
+public struct LoadedPhoto: Sendable {
+    public var reference: PhotoReference
+    public var photo: Photo
+    /// `depthbook inspect --json` facts plus `"source"`.
+    public var facts: JSONValue
+
+    public init(reference: PhotoReference, photo: Photo, facts: JSONValue) {
+        self.reference = reference
+        self.photo = photo
+        self.facts = facts
+    }
+}
+
+/// One session's renderer over one photo. The server calls it from one thread at a time.
+public protocol PhotoRenderer: AnyObject, Sendable {
+    func render(notebook: Notebook, cell: String, target: FrameTarget,
+                isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame
+    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramResult
+    func export(notebook: Notebook, cell: String, format: ExportFormat,
+                progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile
+}
+
+/// A bundled sample photo as `listSamples` describes it.
+public struct SampleSummary: Sendable, Equatable, Encodable {
+    public var id: String
+    public var title: String
+    public var width: Int
+    public var height: Int
+    public var planes: [String]
+
+    public init(id: String, title: String, width: Int, height: Int, planes: [String]) {
+        self.id = id
+        self.title = title
+        self.width = width
+        self.height = height
+        self.planes = planes
+    }
+}
+
+/// What an upload turned out to be after sniffing and a full decode.
+public struct InspectedUpload: Sendable {
+    /// "jpg", "heic" or "png": the extension the stored file gets.
+    public var fileExtension: String
+    public var photo: Photo
+
+    public init(fileExtension: String, photo: Photo) {
+        self.fileExtension = fileExtension
+        self.photo = photo
+    }
+}
+
+/// Everything the server needs from the effects and codecs code, behind one seam so the transport, the
+/// sessions and the store can be tested without pixels.
+public protocol StudioBackend: Sendable {
+    /// The effect catalog as the `effects` request returns it.
+    func effectCatalog() -> JSONValue
+    /// The bundled samples, generated into `dataDirectory` on first use.
+    func samples() throws -> [SampleSummary]
+    /// Decodes a photo a notebook refers to (`.path` is refused: the server reads only its own files).
+    func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto
+    /// Decodes an upload fully; throws a message a user understands when it is not a photo we read.
+    func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo
+    /// A fresh renderer for one session over `photo`.
+    func makeRenderer(for photo: LoadedPhoto) -> any PhotoRenderer
+}

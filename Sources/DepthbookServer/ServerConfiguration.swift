@@ -1,0 +1,19 @@
+/// Everything `depthbook serve` can be told, resolved from flags, then environment, then defaults.
+public struct ServerConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    /// 0 asks the system for a free port; the server reports the one it got.
+    public var port: Int = 8080
+    public var dataDirectory: String = "data"
+    public var publicDirectory: String = "Public"
+    public var notebooksDirectory: String = "Notebooks"
+    /// Origins allowed to open the WebSocket besides the served host itself (e.g. "https://studio.example.org").
+    public var allowedOrigins: [String] = []
+    /// Uploads larger than this are refused with 413 (nginx in deploy/ uses the same 64 MiB).
+    public var uploadLimitBytes: Int = 64 << 20
+    /// Renders running at once over all sessions.
+    public var renderWorkers: Int = 2
+    /// How long a session waits for its page to reconnect.
+    public var sessionGrace: Duration = .seconds(120)
+
+    public init() {}
+}

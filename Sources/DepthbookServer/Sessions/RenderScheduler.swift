@@ -1,0 +1,178 @@
+/// Which output of a cell a render feeds: its preview or its 1:1 crop. Each has its own sequence of frames.
+public struct RenderSlot: Sendable, Hashable, CustomStringConvertible {
+    public var cell: String
+    public var kind: FrameHeader.Kind
+
+    public init(cell: String, kind: FrameHeader.Kind) {
+        self.cell = cell
+        self.kind = kind
+    }
+
+    public var description: String { "\(cell)/\(kind.rawValue)" }
+}
+
+/// What to render for a slot.
+public enum FrameTarget: Sendable, Equatable {
+    /// The whole cell output scaled to `width` pixels wide.
+    case preview(width: Int)
+    /// A region of the cell output at full resolution, in upright image pixels.
+    case crop(x: Int, y: Int, width: Int, height: Int)
+}
+
+/// One render the page asked for: the slot, the request's sequence number and the target size.
+public struct RenderRequest: Sendable, Equatable {
+    public var slot: RenderSlot
+    public var seq: Int
+    public var target: FrameTarget
+    /// True while a slider moves: render a coarse preview first, then the full one if nothing newer came.
+    public var interactive: Bool
+
+    public init(slot: RenderSlot, seq: Int, target: FrameTarget, interactive: Bool = false) {
+        self.slot = slot
+        self.seq = seq
+        self.target = target
+        self.interactive = interactive
+    }
+}
+
+/// A render handed to the pool: the request, whether it is the coarse pass, and a ticket naming it.
+public struct RenderJob: Sendable, Equatable {
+    public var ticket: Int
+    public var request: RenderRequest
+    public var coarse: Bool
+
+    /// The size actually rendered: a coarse pass renders a preview at half width (never under 64 px).
+    public var target: FrameTarget {
+        guard coarse, case .preview(let width) = request.target else { return request.target }
+        return .preview(width: max(64, width / 2))
+    }
+}
+
+/// How a render ended.
+public enum RenderOutcome: Sendable, Equatable {
+    case rendered
+    case cancelled
+    case failed(String)
+}
+
+/// The per-session render state machine, with no I/O: the session shell feeds it requests and render
+/// outcomes and carries out the actions it returns.
+///
+/// Per slot at most one render is in flight and one is pending. A newer request replaces the pending one
+/// and cancels the one in flight (its frame could never be sent: it is older than the newest request).
+/// A frame is delivered only when its sequence number is still the newest the slot has seen, so frames for
+/// a slot only ever leave in increasing order. An interactive request renders coarse first, then full.
+public struct RenderScheduler: Sendable {
+    public enum Action: Sendable, Equatable {
+        /// Submit this job to the render pool.
+        case start(RenderJob)
+        /// Ask the job with this ticket to stop at its next stage boundary.
+        case cancel(ticket: Int)
+        /// Send the frame this job rendered.
+        case deliver(RenderJob)
+        /// Tell the page the render for this request failed.
+        case reportFailure(RenderJob, message: String)
+    }
+
+    public enum RequestError: Error, Equatable {
+        /// The request's sequence number is older than one already seen for the slot.
+        case stale(newest: Int)
+    }
+
+    private struct SlotState: Sendable {
+        var newestSeq: Int
+        var inFlight: RenderJob?
+        var pending: RenderJob?
+    }
+
+    private var slots: [RenderSlot: SlotState] = [:]
+    /// Jobs whose inputs changed under them: whatever they produce is never delivered.
+    private var invalidated: Set<Int> = []
+    private var nextTicket = 1
+
+    public init() {}
+
+    /// A new request from the page. Sequence numbers may repeat for a slot (a change re-renders the cells
+    /// below it with the same number) but never go back.
+    public mutating func request(_ request: RenderRequest) throws(RequestError) -> [Action] {
+        var state = slots[request.slot] ?? SlotState(newestSeq: request.seq)
+        guard request.seq >= state.newestSeq else { throw .stale(newest: state.newestSeq) }
+        state.newestSeq = request.seq
+        let job = makeJob(request, coarse: request.interactive && isPreview(request))
+        var actions: [Action] = []
+        if let running = state.inFlight {
+            state.pending = job
+            actions.append(.cancel(ticket: running.ticket))
+        } else {
+            state.inFlight = job
+            actions.append(.start(job))
+        }
+        slots[request.slot] = state
+        return actions
+    }
+
+    /// A job ended. Returns what to deliver and what to start next.
+    public mutating func finished(_ job: RenderJob, outcome: RenderOutcome) -> [Action] {
+        let wasInvalidated = invalidated.remove(job.ticket) != nil
+        guard var state = slots[job.request.slot], state.inFlight?.ticket == job.ticket else { return [] }
+        state.inFlight = nil
+        var actions: [Action] = []
+        let current = state.pending == nil && job.request.seq == state.newestSeq && !wasInvalidated
+        switch outcome {
+        case .rendered where current:
+            actions.append(.deliver(job))
+            if job.coarse {
+                // The coarse pass answered quickly; the full pass follows unless something newer arrives.
+                state.pending = makeJob(job.request, coarse: false)
+            }
+        case .failed(let message) where current:
+            actions.append(.reportFailure(job, message: message))
+        default:
+            break
+        }
+        if let next = state.pending {
+            state.pending = nil
+            state.inFlight = next
+            actions.append(.start(next))
+        }
+        slots[job.request.slot] = state
+        return actions
+    }
+
+    /// Whether a frame rendered for `seq` may still be sent for `slot` (checked again just before sending).
+    public func isCurrent(slot: RenderSlot, seq: Int) -> Bool {
+        guard let state = slots[slot] else { return false }
+        return state.newestSeq == seq && state.pending == nil
+    }
+
+    /// The newest sequence number seen for a slot.
+    public func newestSeq(for slot: RenderSlot) -> Int? { slots[slot]?.newestSeq }
+
+    /// Forgets every pending render and cancels those in flight (the photo or the notebook structure changed).
+    /// Sequence numbers are kept so older frames still never go out.
+    public mutating func cancelAll() -> [Action] {
+        var actions: [Action] = []
+        for (slot, var state) in slots {
+            state.pending = nil
+            if let running = state.inFlight {
+                invalidated.insert(running.ticket)
+                actions.append(.cancel(ticket: running.ticket))
+            }
+            slots[slot] = state
+        }
+        return actions
+    }
+
+    /// Renders currently in flight (submitted to the pool and not yet finished).
+    public var inFlightCount: Int { slots.values.reduce(0) { $0 + ($1.inFlight == nil ? 0 : 1) } }
+
+    private mutating func makeJob(_ request: RenderRequest, coarse: Bool) -> RenderJob {
+        defer { nextTicket += 1 }
+        return RenderJob(ticket: nextTicket, request: request, coarse: coarse)
+    }
+
+    private func isPreview(_ request: RenderRequest) -> Bool {
+        if case .preview = request.target { return true }
+        return false
+    }
+}

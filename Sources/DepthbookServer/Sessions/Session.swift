@@ -1,0 +1,241 @@
+import DepthbookEffects
+import Foundation
+import Synchronization
+
+/// A studio session: the notebook and photo one page works on, its renders, and the connections attached
+/// to it (one editor, any number of view-only watchers). It outlives its connections for a grace period
+/// so a reloaded page gets it back.
+public final class Session: Sendable {
+    public let id: String
+    /// The render pool's name for this session (its fair share is per session).
+    let owner: RenderPool.Owner
+    private let pool: RenderPool
+    let state: Mutex<State>
+
+    struct Attached: Sendable {
+        var connection: ClientConnection
+        var role: SessionRole
+    }
+
+    struct State: Sendable {
+        var notebook: Notebook?
+        /// The saved version the notebook is, or nil once edited (editing a shared notebook forks it).
+        var shared: String?
+        /// The saved version the next save records as its parent.
+        var parent: String?
+        var photo: LoadedPhoto?
+        var renderer: (any PhotoRenderer)?
+        var scheduler = RenderScheduler()
+        var cancelFlags: [Int: CancelFlag] = [:]
+        /// The width the page last asked for each cell's preview.
+        var previewWidths: [String: Int] = [:]
+        /// The newest frame sent per slot, replayed to a connection that attaches later.
+        var lastFrames: [RenderSlot: PendingFrameRecord] = [:]
+        var connections: [UInt64: Attached] = [:]
+        var detachedSince: ContinuousClock.Instant?
+    }
+
+    struct PendingFrameRecord: Sendable {
+        var seq: Int
+        var bytes: [UInt8]
+    }
+
+    init(id: String, owner: RenderPool.Owner, pool: RenderPool) {
+        self.id = id
+        self.owner = owner
+        self.pool = pool
+        self.state = Mutex(State(detachedSince: .now))
+    }
+
+    // MARK: Connections
+
+    /// Attaches `connection`; an editor taking over demotes a previous editor to watcher.
+    /// Returns the frames to replay so the new page shows what the others see.
+    func attach(_ connection: ClientConnection, role: SessionRole) {
+        let replay: [(RenderSlot, PendingFrameRecord)] = state.withLock { s in
+            if role == .edit {
+                for (key, var other) in s.connections where other.role == .edit {
+                    other.role = .watch
+                    s.connections[key] = other
+                    other.connection.bind(self, role: .watch)
+                }
+            }
+            s.connections[connection.id] = Attached(connection: connection, role: role)
+            s.detachedSince = nil
+            return s.lastFrames.map { ($0.key, $0.value) }
+        }
+        connection.bind(self, role: role)
+        for (slot, record) in replay {
+            connection.sendFrame(PendingFrame(seq: record.seq, bytes: record.bytes) { [weak self] in
+                self?.isCurrent(slot: slot, seq: record.seq) ?? false
+            }, for: slot)
+        }
+    }
+
+    func detach(_ connection: ClientConnection) {
+        state.withLock { s in
+            s.connections[connection.id] = nil
+            if s.connections.isEmpty { s.detachedSince = .now }
+        }
+    }
+
+    /// Sends a text message to every attached connection (or only to those with `role`).
+    func broadcast(_ bytes: [UInt8], only role: SessionRole? = nil, except: UInt64? = nil) {
+        let targets = state.withLock { s in
+            s.connections.values.filter { (role == nil || $0.role == role) && $0.connection.id != except }.map(\.connection)
+        }
+        for connection in targets { connection.sendText(bytes) }
+    }
+
+    func isCurrent(slot: RenderSlot, seq: Int) -> Bool {
+        state.withLock { $0.scheduler.isCurrent(slot: slot, seq: seq) }
+    }
+
+    /// Ends every render (the session is being dropped).
+    func close() {
+        let actions = state.withLock { s in
+            s.connections.removeAll()
+            return s.scheduler.cancelAll()
+        }
+        perform(actions)
+        pool.forget(owner: owner)
+    }
+
+    // MARK: Rendering
+
+    /// Asks for renders; returns the error for the first request that was refused (a stale seq).
+    func requestRenders(_ requests: [RenderRequest]) throws(ProtocolError) {
+        var actions: [RenderScheduler.Action] = []
+        var refusal: ProtocolError?
+        state.withLock { s in
+            for request in requests {
+                do {
+                    actions += try s.scheduler.request(request)
+                } catch {
+                    if case RenderScheduler.RequestError.stale(let newest) = error, refusal == nil {
+                        refusal = .badRequest("seq \(request.seq) is older than \(newest), already seen for cell \"\(request.slot.cell)\"")
+                    }
+                }
+            }
+        }
+        perform(actions)
+        if let refusal { throw refusal }
+    }
+
+    /// Cancels everything in flight: the photo or the notebook's structure changed under it.
+    func invalidateRenders() {
+        let actions = state.withLock { s in
+            s.lastFrames.removeAll()
+            return s.scheduler.cancelAll()
+        }
+        perform(actions)
+    }
+
+    private func perform(_ actions: [RenderScheduler.Action]) {
+        for action in actions {
+            switch action {
+            case .start(let job): start(job)
+            case .cancel(let ticket): state.withLock { $0.cancelFlags[ticket] }?.cancel()
+            case .deliver, .reportFailure: break  // only `finished` produces these, handled in `complete`
+            }
+        }
+    }
+
+    private func start(_ job: RenderJob) {
+        let flag = CancelFlag()
+        let snapshot: (Notebook, any PhotoRenderer)? = state.withLock { s in
+            s.cancelFlags[job.ticket] = flag
+            guard let notebook = s.notebook, let renderer = s.renderer else { return nil }
+            return (notebook, renderer)
+        }
+        pool.submit(owner: owner) { [self] in
+            guard let (notebook, renderer) = snapshot else {
+                complete(job, outcome: .failed("open a notebook and a photo first"), frame: nil)
+                return
+            }
+            if flag.isCancelled {
+                complete(job, outcome: .cancelled, frame: nil)
+                return
+            }
+            let started = ContinuousClock.now
+            do {
+                let rendered = try renderer.render(notebook: notebook, cell: job.request.slot.cell, target: job.target,
+                                                   isCancelled: { flag.isCancelled })
+                let elapsed = ContinuousClock.now - started
+                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                let header = FrameHeader(cell: job.request.slot.cell, seq: job.request.seq, kind: job.request.slot.kind,
+                                         width: rendered.width, height: rendered.height, coarse: job.coarse,
+                                         renderMs: (ms * 100).rounded() / 100,
+                                         cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)
+                complete(job, outcome: .rendered, frame: BinaryFrame.encode(header: header, jpeg: rendered.jpeg))
+            } catch {
+                complete(job, outcome: flag.isCancelled ? .cancelled : .failed(Self.message(for: error)), frame: nil)
+            }
+        }
+    }
+
+    private func complete(_ job: RenderJob, outcome: RenderOutcome, frame: [UInt8]?) {
+        let slot = job.request.slot, seq = job.request.seq
+        let (actions, targets) = state.withLock { s in
+            s.cancelFlags[job.ticket] = nil
+            let actions = s.scheduler.finished(job, outcome: outcome)
+            if let frame, actions.contains(.deliver(job)) {
+                s.lastFrames[slot] = PendingFrameRecord(seq: seq, bytes: frame)
+            }
+            return (actions, s.connections.values.map(\.connection))
+        }
+        for action in actions {
+            switch action {
+            case .deliver:
+                guard let frame else { continue }
+                for connection in targets {
+                    connection.sendFrame(PendingFrame(seq: seq, bytes: frame) { [weak self] in
+                        self?.isCurrent(slot: slot, seq: seq) ?? false
+                    }, for: slot)
+                }
+            case .reportFailure(_, let message):
+                let event = ReplyEncoder.event("cellError", [
+                    "cell": .string(slot.cell), "seq": .number(Double(seq)), "kind": .string(slot.kind.rawValue),
+                    "message": .string(message),
+                ])
+                for connection in targets { connection.sendText(event) }
+            default:
+                break
+            }
+        }
+        perform(actions)
+    }
+
+    /// Runs `work` with this session's renderer as one of its pool jobs, so it never overlaps a render.
+    func withRenderer<T: Sendable>(_ work: @escaping @Sendable (Notebook, any PhotoRenderer) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
+        let snapshot: (Notebook, any PhotoRenderer)? = state.withLock { s in
+            guard let notebook = s.notebook, let renderer = s.renderer else { return nil }
+            return (notebook, renderer)
+        }
+        guard let (notebook, renderer) = snapshot else {
+            completion(.failure(.badRequest("open a notebook first")))
+            return
+        }
+        pool.submit(owner: owner) {
+            do {
+                completion(.success(try work(notebook, renderer)))
+            } catch let error as ProtocolError {
+                completion(.failure(error))
+            } catch {
+                completion(.failure(ProtocolError(.unsupported, Self.message(for: error))))
+            }
+        }
+    }
+
+    static func message(for error: any Error) -> String {
+        String(describing: error)
+    }
+}
+
+/// Set by the session when a render is superseded; the renderer polls it at stage boundaries.
+final class CancelFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func cancel() { flag.store(true, ordering: .relaxed) }
+    var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}

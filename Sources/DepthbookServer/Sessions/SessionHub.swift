@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// Every live session by id, and the grace period that keeps a detached one for a reconnecting page.
+public final class SessionHub: Sendable {
+    public let gracePeriod: Duration
+    private let pool: RenderPool
+    private let sessions = Mutex<[String: Session]>([:])
+    private let nextOwner = Atomic<UInt64>(1)
+
+    public init(pool: RenderPool, gracePeriod: Duration) {
+        self.pool = pool
+        self.gracePeriod = gracePeriod
+    }
+
+    /// A new session with an unguessable id (128 bits from the system's secure generator).
+    func create() -> Session {
+        var generator = SystemRandomNumberGenerator()
+        let id = (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+        let owner = nextOwner.wrappingAdd(1, ordering: .relaxed).oldValue
+        let session = Session(id: id, owner: owner, pool: pool)
+        sessions.withLock { $0[id] = session }
+        return session
+    }
+
+    func find(_ id: String) -> Session? { sessions.withLock { $0[id] } }
+
+    public var count: Int { sessions.withLock { $0.count } }
+
+    /// Drops sessions that have had no connection for longer than the grace period.
+    @discardableResult
+    public func sweep(now: ContinuousClock.Instant = .now) -> Int {
+        let expired: [Session] = sessions.withLock { all in
+            let gone = all.values.filter { session in
+                session.state.withLock { s in s.detachedSince.map { now - $0 > gracePeriod } ?? false }
+            }
+            for session in gone { all[session.id] = nil }
+            return gone
+        }
+        for session in expired { session.close() }
+        return expired.count
+    }
+
+    /// Ends every session (server shutdown).
+    public func closeAll() {
+        let all = sessions.withLock { all in defer { all.removeAll() }; return Array(all.values) }
+        for session in all { session.close() }
+    }
+}

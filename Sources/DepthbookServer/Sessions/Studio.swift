@@ -1,0 +1,366 @@
+import DepthbookEffects
+import Foundation
+
+/// The studio behind the socket: answers each request of a connection with exactly one reply, and drives
+/// the session's renders. Transport-free: it sees connections and bytes, never a socket.
+public final class Studio: Sendable {
+    public let hub: SessionHub
+    let backend: any StudioBackend
+    let store: any NotebookStore
+    let bundled: BundledNotebooks
+    let exportsDirectory: String
+    private let photos = PhotoCache(capacity: 4)
+    private let serverName: String
+
+    public init(backend: any StudioBackend, store: any NotebookStore, bundled: BundledNotebooks, hub: SessionHub,
+                exportsDirectory: String, version: String) {
+        self.backend = backend
+        self.store = store
+        self.bundled = bundled
+        self.hub = hub
+        self.exportsDirectory = exportsDirectory
+        self.serverName = "depthbook \(version)"
+    }
+
+    /// A text message arrived on `connection`. Runs on the connection's own queue, in arrival order.
+    public func receive(text bytes: [UInt8], from connection: ClientConnection) {
+        guard bytes.count <= RequestDecoder.maxMessageBytes else {
+            connection.sendText(ReplyEncoder.failure(id: nil, error: ProtocolError(
+                .tooLarge, "a message is at most \(RequestDecoder.maxMessageBytes) bytes, this one had \(bytes.count)")))
+            return
+        }
+        let (id, decoded) = RequestDecoder.decode(bytes)
+        switch decoded {
+        case .failure(let error):
+            connection.sendText(ReplyEncoder.failure(id: id, error: error))
+        case .success(let request):
+            // `decode` only succeeds with an id.
+            guard let id else { return }
+            handle(request, id: id, from: connection)
+        }
+    }
+
+    /// A binary message from the page: the protocol has none, so it gets an error reply.
+    public func receive(binary bytes: [UInt8], from connection: ClientConnection) {
+        connection.sendText(ReplyEncoder.failure(id: nil, error: .badRequest(
+            "the page sends JSON text messages only; a \(bytes.count)-byte binary message was ignored")))
+    }
+
+    /// A message over the size limit, dropped unread.
+    public func receiveOversized(bytes: Int, from connection: ClientConnection) {
+        connection.sendText(ReplyEncoder.failure(id: nil, error: ProtocolError(
+            .tooLarge, "a message is at most \(RequestDecoder.maxMessageBytes) bytes, this one had at least \(bytes)")))
+    }
+
+    /// The socket closed: the session stays for its grace period.
+    public func disconnected(_ connection: ClientConnection) {
+        connection.unbind()?.session.detach(connection)
+    }
+
+    // MARK: Requests
+
+    private func handle(_ request: StudioRequest, id: Int, from connection: ClientConnection) {
+        let reply: @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void = { result in
+            switch result {
+            case .success(let value): connection.sendText(ReplyEncoder.ok(id: id, result: value))
+            case .failure(let error): connection.sendText(ReplyEncoder.failure(id: id, error: error))
+            }
+        }
+        if case .hello(let hello) = request {
+            reply(Result { try self.hello(hello, connection) }.mapError(Self.protocolError))
+            return
+        }
+        guard let binding = connection.currentBinding else {
+            reply(.failure(.badRequest("send \"hello\" first")))
+            return
+        }
+        let session = binding.session
+        if binding.role == .watch, request.edits {
+            reply(.failure(.forbidden("this page watches the session view-only; it cannot change it")))
+            return
+        }
+        switch request {
+        case .hello: break
+        case .listSamples:
+            reply(Result { SamplesResult(samples: try self.backend.samples()) }.mapError(Self.protocolError))
+        case .listNotebooks:
+            reply(.success(NotebooksResult(notebooks: bundled.entries)))
+        case .effects:
+            reply(.success(EffectsResult(effects: backend.effectCatalog())))
+        case .openNotebook(let open):
+            reply(Result { try self.openNotebook(open, session) }.mapError(Self.protocolError))
+        case .openPhoto(let open):
+            reply(Result { try self.openPhoto(open.photo, session) }.mapError(Self.protocolError))
+        case .setNotebook(let set):
+            reply(Result { try self.setNotebook(set.notebook, session, from: connection) }.mapError(Self.protocolError))
+        case .setParams(let set):
+            reply(Result { try self.setParams(set, session, from: connection) }.mapError(Self.protocolError))
+        case .preview(let preview):
+            reply(Result {
+                try self.preview(preview, session)
+            }.mapError(Self.protocolError))
+        case .crop(let crop):
+            reply(Result { try self.crop(crop, session) }.mapError(Self.protocolError))
+        case .histogram(let histogram):
+            session.withRenderer({ notebook, renderer in
+                try renderer.histogram(notebook: notebook, reference: histogram.cell, bins: histogram.bins)
+            }, completion: { result in reply(result.map { $0 }) })
+        case .save:
+            reply(Result { try self.save(session) }.mapError(Self.protocolError))
+        case .export(let export):
+            self.export(export, id: id, session, connection: connection, reply: reply)
+        }
+    }
+
+    private func hello(_ hello: StudioRequest.Hello, _ connection: ClientConnection) throws -> HelloResult {
+        if let previous = connection.unbind() { previous.session.detach(connection) }
+        let session: Session, role: SessionRole, resumed: Bool
+        if let watched = hello.watch {
+            guard let found = hub.find(watched) else { throw ProtocolError.notFound("no session \"\(watched)\" to watch") }
+            (session, role, resumed) = (found, .watch, false)
+        } else if let wanted = hello.session, let found = hub.find(wanted) {
+            (session, role, resumed) = (found, .edit, true)
+        } else {
+            (session, role, resumed) = (hub.create(), .edit, false)
+        }
+        let snapshot = session.state.withLock { ($0.notebook, $0.photo?.facts, $0.shared) }
+        session.attach(connection, role: role)
+        return HelloResult(session: session.id, protocol: 1, server: serverName, resumed: resumed, role: role,
+                           notebook: snapshot.0, photo: snapshot.1, shared: snapshot.2)
+    }
+
+    private func openNotebook(_ open: StudioRequest.OpenNotebook, _ session: Session) throws -> OpenNotebookResult {
+        let notebook: Notebook, shared: String?
+        if let name = open.name {
+            if let found = bundled.notebook(named: name) {
+                (notebook, shared) = (found, nil)
+            } else if NotebookIdentity.isSavedID(name), let saved = try store.load(id: name) {
+                // `/n/<id>` hands the page one string; a saved id works in `name` too.
+                (notebook, shared) = (saved.notebook, saved.id)
+            } else {
+                throw ProtocolError.notFound("no bundled notebook \"\(name)\"")
+            }
+        } else if let id = open.shared, NotebookIdentity.isSavedID(id), let saved = try store.load(id: id) {
+            (notebook, shared) = (saved.notebook, saved.id)
+        } else {
+            throw ProtocolError.notFound("no saved notebook \"\(open.shared ?? "")\"")
+        }
+        let photo = try loadPhoto(notebook.photo)
+        let renderer = backend.makeRenderer(for: photo)
+        session.state.withLock { s in
+            s.notebook = notebook
+            s.shared = shared
+            s.parent = shared
+            s.photo = photo
+            s.renderer = renderer
+            s.previewWidths = [:]
+        }
+        session.invalidateRenders()
+        session.broadcast(ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook),
+                                                          "photo": photo.facts]), only: .watch)
+        return OpenNotebookResult(notebook: notebook, photo: photo.facts, shared: shared)
+    }
+
+    private func openPhoto(_ reference: PhotoReference, _ session: Session) throws -> PhotoResult {
+        let photo = try loadPhoto(reference)
+        let renderer = backend.makeRenderer(for: photo)
+        let notebook: Notebook? = session.state.withLock { s in
+            s.photo = photo
+            s.renderer = renderer
+            if s.notebook != nil, s.notebook?.photo != reference {
+                s.notebook?.photo = reference
+                s.shared = nil
+            }
+            return s.notebook
+        }
+        session.invalidateRenders()
+        var fields: [String: JSONValue] = ["photo": photo.facts]
+        if let notebook { fields["notebook"] = ReplyEncoder.jsonValue(notebook) }
+        session.broadcast(ReplyEncoder.event("notebook", fields), only: .watch)
+        return PhotoResult(photo: photo.facts)
+    }
+
+    private func setNotebook(_ notebook: Notebook, _ session: Session, from connection: ClientConnection) throws -> NotebookResult {
+        let photoChanged: Bool = try session.state.withLock { s in
+            guard s.notebook != nil else { throw ProtocolError.badRequest("open a notebook before replacing it") }
+            let changed = s.notebook?.photo != notebook.photo
+            if s.notebook != notebook { s.shared = nil }
+            s.notebook = notebook
+            return changed
+        }
+        if photoChanged {
+            let photo = try loadPhoto(notebook.photo)
+            let renderer = backend.makeRenderer(for: photo)
+            session.state.withLock { s in
+                s.photo = photo
+                s.renderer = renderer
+            }
+        }
+        session.invalidateRenders()
+        session.broadcast(ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]), only: .watch)
+        return NotebookResult(notebook: notebook)
+    }
+
+    private func setParams(_ set: StudioRequest.SetParams, _ session: Session, from connection: ClientConnection) throws -> CellSeqResult {
+        let (requests, notebook): ([RenderRequest], Notebook) = try session.state.withLock { s in
+            guard var notebook = s.notebook else { throw ProtocolError.badRequest("open a notebook first") }
+            guard let index = notebook.cells.firstIndex(where: { $0.id == set.cell }) else {
+                throw ProtocolError.notFound("no cell \"\(set.cell)\" in the notebook")
+            }
+            guard notebook.cells[index].kind == .step else {
+                throw ProtocolError.badRequest("cell \"\(set.cell)\" is a \(notebook.cells[index].kindName) cell; only step cells have parameters")
+            }
+            var params = notebook.cells[index].params ?? [:]
+            params.merge(set.params) { _, new in new }
+            if notebook.cells[index].params != params {
+                notebook.cells[index].params = params
+                s.shared = nil
+            }
+            s.notebook = notebook
+            // The changed cell renders first, then every cell below it that reads it and has a preview.
+            var requests = [RenderRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
+                                          target: .preview(width: s.previewWidths[set.cell] ?? 1024),
+                                          interactive: set.interactive ?? false)]
+            for cell in NotebookGraph.dependents(of: set.cell, in: notebook) {
+                guard let width = s.previewWidths[cell] else { continue }
+                requests.append(RenderRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
+                                              target: .preview(width: width), interactive: set.interactive ?? false))
+            }
+            return (requests, notebook)
+        }
+        try session.requestRenders(requests)
+        session.broadcast(ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]),
+                          only: .watch, except: connection.id)
+        return CellSeqResult(cell: set.cell, seq: set.seq)
+    }
+
+    private func preview(_ preview: StudioRequest.Preview, _ session: Session) throws -> CellSeqResult {
+        try session.state.withLock { s in
+            try Self.checkRenderable(preview.cell, in: s.notebook)
+            s.previewWidths[preview.cell] = preview.width
+        }
+        try session.requestRenders([RenderRequest(slot: RenderSlot(cell: preview.cell, kind: .preview), seq: preview.seq,
+                                                  target: .preview(width: preview.width),
+                                                  interactive: preview.interactive ?? false)])
+        return CellSeqResult(cell: preview.cell, seq: preview.seq)
+    }
+
+    private func crop(_ crop: StudioRequest.Crop, _ session: Session) throws -> CellSeqResult {
+        try session.state.withLock { s in
+            try Self.checkRenderable(crop.cell, in: s.notebook)
+            if let photo = s.photo?.photo, crop.x + crop.w > photo.width || crop.y + crop.h > photo.height {
+                throw ProtocolError.badRequest("the crop must lie inside the \(photo.width)×\(photo.height) image")
+            }
+        }
+        try session.requestRenders([RenderRequest(slot: RenderSlot(cell: crop.cell, kind: .crop), seq: crop.seq,
+                                                  target: .crop(x: crop.x, y: crop.y, width: crop.w, height: crop.h))])
+        return CellSeqResult(cell: crop.cell, seq: crop.seq)
+    }
+
+    private func save(_ session: Session) throws -> SaveResult {
+        guard let (notebook, parent) = session.state.withLock({ s in s.notebook.map { ($0, s.parent) } }) else {
+            throw ProtocolError.badRequest("open a notebook before saving")
+        }
+        let id = try store.save(notebook, parent: parent)
+        session.state.withLock { s in
+            if s.notebook == notebook {
+                s.shared = id
+                s.parent = id
+            }
+        }
+        return SaveResult(shared: id, url: "/n/\(id)")
+    }
+
+    private func export(_ export: StudioRequest.Export, id: Int, _ session: Session, connection: ClientConnection,
+                        reply: @escaping @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void) {
+        let directory = exportsDirectory
+        let progress: @Sendable (Double) -> Void = { fraction in
+            connection.sendText(ReplyEncoder.event("progress", [
+                "request": .number(Double(id)), "fraction": .number(min(1, max(0, fraction))),
+            ]))
+        }
+        session.withRenderer({ notebook, renderer in
+            guard notebook.cell(export.cell) != nil else { throw ProtocolError.notFound("no cell \"\(export.cell)\" in the notebook") }
+            progress(0)
+            let file = try renderer.export(notebook: notebook, cell: export.cell, format: export.format, progress: progress)
+            let digest = SHA256.hex(file.bytes).prefix(12)
+            let name = "\(ExportNaming.slug(notebook.name))-\(ExportNaming.slug(export.cell))-\(digest).\(file.fileExtension)"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try AtomicFile.write(file.bytes, to: "\(directory)/\(name)")
+            progress(1)
+            return ExportResult(url: "/exports/\(name)", bytes: file.bytes.count)
+        }, completion: { result in reply(result.map { $0 }) })
+    }
+
+    // MARK: Helpers
+
+    private func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto {
+        if case .path = reference {
+            throw ProtocolError.forbidden("photos given by path are for the command line; upload the file instead")
+        }
+        return try photos.photo(reference) { try backend.loadPhoto($0) }
+    }
+
+    /// Planes a preview or crop may name directly (`photo.disparity`), besides cell ids.
+    static let photoPlanes: Set<String> = [
+        "photo", "photo.image", "photo.depth", "photo.disparity", "photo.portraitEffectsMatte", "photo.skin", "photo.hair",
+        "photo.teeth", "photo.glasses", "photo.sky",
+    ]
+
+    private static func checkRenderable(_ cell: String, in notebook: Notebook?) throws {
+        guard let notebook else { throw ProtocolError.badRequest("open a notebook first") }
+        if photoPlanes.contains(cell) { return }
+        guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell or photo plane \"\(cell)\" in the notebook") }
+        guard found.kind == .photo || found.kind == .view || found.kind == .step else {
+            throw ProtocolError.badRequest("cell \"\(cell)\" is a \(found.kindName) cell and has no image")
+        }
+    }
+
+    static func protocolError(_ error: any Error) -> ProtocolError {
+        switch error {
+        case let error as ProtocolError: return error
+        case let error as NotebookError: return .badRequest(error.description)
+        case let error as StoreError: return ProtocolError(.internal, error.description)
+        default: return ProtocolError(.unsupported, Session.message(for: error))
+        }
+    }
+}
+
+extension StudioRequest {
+    /// Requests that change the session (refused to watchers).
+    var edits: Bool {
+        switch self {
+        case .hello, .listSamples, .listNotebooks, .effects, .histogram: return false
+        case .openNotebook, .openPhoto, .setNotebook, .setParams, .preview, .crop, .save, .export: return true
+        }
+    }
+}
+
+/// Which cells read which: a change re-renders the cells below that depend on it.
+enum NotebookGraph {
+    /// Cells after `cell` that read it directly or through other cells, in notebook order.
+    static func dependents(of cell: String, in notebook: Notebook) -> [String] {
+        var affected: Set<String> = [cell]
+        var result: [String] = []
+        for other in notebook.cells where other.id != cell {
+            let reads = other.references.map { $0.split(separator: ".", maxSplits: 1).first.map(String.init) ?? $0 }
+            if reads.contains(where: affected.contains) {
+                affected.insert(other.id)
+                result.append(other.id)
+            }
+        }
+        return result
+    }
+}
+
+/// File names for exports: readable, and safe to serve from `/exports/`.
+enum ExportNaming {
+    static func slug(_ text: String) -> String {
+        let kept = text.unicodeScalars.map { scalar -> Character in
+            let ok = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+            return ok ? Character(scalar) : "-"
+        }
+        let slug = String(kept.prefix(40))
+        return slug.isEmpty ? "export" : slug
+    }
+}

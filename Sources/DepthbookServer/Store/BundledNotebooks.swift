@@ -1,0 +1,44 @@
+import DepthbookEffects
+import Foundation
+
+/// The notebooks shipped in `Notebooks/*.json`, read once at start, opened by file name.
+public struct BundledNotebooks: Sendable {
+    public struct Entry: Sendable, Equatable, Encodable {
+        public var name: String
+        public var title: String
+        public var description: String
+    }
+
+    private var byName: [String: Notebook]
+    /// Files that could not be read, with why (logged at start; they never stop the server).
+    public private(set) var problems: [String]
+
+    public init(notebooks: [String: Notebook]) {
+        byName = notebooks
+        problems = []
+    }
+
+    /// Reads every `.json` file in `directory`; a missing directory gives an empty list.
+    public init(directory: String) {
+        byName = [:]
+        problems = []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for file in names.sorted() where file.hasSuffix(".json") {
+            let name = String(file.dropLast(5))
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent(file))
+                byName[name] = try JSONDecoder().decode(Notebook.self, from: data)
+            } catch {
+                problems.append("\(file): \(RequestDecoder.describe(error))")
+            }
+        }
+    }
+
+    public func notebook(named name: String) -> Notebook? { byName[name] }
+
+    public var entries: [Entry] {
+        byName.keys.sorted().compactMap { name in
+            byName[name].map { Entry(name: name, title: $0.title, description: $0.description) }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `depthbook serve` as one value: builds the store, the sessions, the render pool and the transport from a
+/// configuration, listens, and stops cleanly. Tests build it the same way with port 0.
+public final class StudioServer: Sendable {
+    public let configuration: ServerConfiguration
+    public let studio: Studio
+    /// The port actually bound (differs from the configuration when it asked for 0).
+    public let port: Int
+    private let transport: WebSocketTransport
+    private let running = Atomic<Bool>(false)
+    /// Notebook files that could not be read at start (reported, never fatal).
+    public let notebookProblems: [String]
+
+    public init(configuration: ServerConfiguration, backend: any StudioBackend, version: String) throws {
+        self.configuration = configuration
+        let data = configuration.dataDirectory
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let exports = data + "/exports"
+        try fm.createDirectory(atPath: exports, withIntermediateDirectories: true)
+        let store = try SQLiteNotebookStore(path: data + "/notebooks.sqlite")
+        let uploads = try UploadStore(directory: data + "/uploads")
+        let bundled = BundledNotebooks(directory: configuration.notebooksDirectory)
+        notebookProblems = bundled.problems
+
+        let pool = RenderPool(width: configuration.renderWorkers)
+        let hub = SessionHub(pool: pool, gracePeriod: configuration.sessionGrace)
+        let studio = Studio(backend: backend, store: store, bundled: bundled, hub: hub, exportsDirectory: exports,
+                            version: version)
+        self.studio = studio
+        let router = HTTPRouter(publicDirectory: configuration.publicDirectory, exportsDirectory: exports,
+                                uploads: UploadHandler(store: uploads, backend: backend,
+                                                       limitBytes: configuration.uploadLimitBytes))
+        transport = WebSocketTransport(
+            configuration: configuration, maxMessageBytes: RequestDecoder.maxMessageBytes,
+            handlers: .init(
+                http: { router.respond(to: $0) },
+                text: { studio.receive(text: $0, from: $1) },
+                binary: { studio.receive(binary: $0, from: $1) },
+                oversized: { studio.receiveOversized(bytes: $0, from: $1) },
+                closed: { studio.disconnected($0) }))
+        port = try transport.start()
+    }
+
+    /// The address to print: what a browser on this machine opens.
+    public var url: String {
+        let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return "http://\(shown):\(port)/"
+    }
+
+    /// Starts serving on a background thread and returns at once.
+    public func start() {
+        transport.runInBackground()
+        running.store(true, ordering: .releasing)
+        scheduleSweep()
+    }
+
+    /// Drops sessions whose grace period ran out, every few seconds while the server runs.
+    private func scheduleSweep() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { [weak self] in
+            guard let self, running.load(ordering: .acquiring) else { return }
+            studio.hub.sweep()
+            scheduleSweep()
+        }
+    }
+
+    /// Stops serving: the socket closes, sessions end, the service thread finishes.
+    public func stop() {
+        running.store(false, ordering: .releasing)
+        transport.stop()
+        studio.hub.closeAll()
+    }
+}

@@ -1,0 +1,467 @@
+import CWebSockets
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The libwebsockets shell: one context, one service thread, HTTP and the `/ws` WebSocket.
+///
+/// Threading contract (libwebsockets is built with LWS_MAX_SMP = 1): every lws call except
+/// `lws_cancel_service` happens on the service thread, and every dictionary below marked "service thread"
+/// is touched only there. Other threads (request queues, render workers, HTTP handlers) put work in the
+/// `ready` sets under a lock and call `lws_cancel_service`; the service thread answers
+/// `EVENT_WAIT_CANCELLED` by asking for writable callbacks, and writes one message (or one fragment) per
+/// `WRITEABLE` callback.
+final class WebSocketTransport: @unchecked Sendable {
+    /// Callbacks into the rest of the server; all are called off the service thread.
+    struct Handlers: Sendable {
+        var http: @Sendable (HTTPRequest) -> HTTPResponse
+        var text: @Sendable ([UInt8], ClientConnection) -> Void
+        var binary: @Sendable ([UInt8], ClientConnection) -> Void
+        var oversized: @Sendable (Int, ClientConnection) -> Void
+        var closed: @Sendable (ClientConnection) -> Void
+    }
+
+    /// Per WebSocket (service thread).
+    private final class SocketState {
+        let wsi: OpaquePointer
+        let connection: ClientConnection
+        var incoming: [UInt8] = []
+        var incomingIsBinary = false
+        /// Bytes of the current message so far once it went over the limit (it is then discarded).
+        var oversizedBytes: Int?
+        /// The message being written in fragments.
+        var outgoing: (bytes: [UInt8], offset: Int, binary: Bool)?
+
+        init(wsi: OpaquePointer, connection: ClientConnection) {
+            self.wsi = wsi
+            self.connection = connection
+        }
+    }
+
+    /// Per HTTP transaction (service thread).
+    private final class HTTPState {
+        let wsi: OpaquePointer
+        var request: HTTPRequest
+        var bodyTooLarge = false
+        var response: HTTPResponse?
+        var headersSent = false
+        var bodyOffset = 0
+        /// Close instead of keeping the connection alive (a refused body may still be arriving).
+        var closeAfter = false
+
+        init(wsi: OpaquePointer, request: HTTPRequest) {
+            self.wsi = wsi
+            self.request = request
+        }
+    }
+
+    let configuration: ServerConfiguration
+    private let handlers: Handlers
+    private let uploadLimit: Int
+    private let maxMessageBytes: Int
+    private static let fragmentBytes = 64 * 1024
+
+    private var context: OpaquePointer?
+    private(set) var boundPort: Int = 0
+    private let stopping = Atomic<Bool>(false)
+    private let serviceDone = DispatchSemaphore(value: 0)
+
+    // Service thread only.
+    private var sockets: [UInt64: SocketState] = [:]
+    private var transactions: [UInt64: HTTPState] = [:]
+    // Any thread.
+    private let wantsWrite = Mutex<Set<UInt64>>([])
+    private let responses = Mutex<[UInt64: HTTPResponse]>([:])
+    private let nextID = Atomic<UInt64>(1)
+    private let httpQueue = DispatchQueue(label: "depthbook.http", attributes: .concurrent)
+
+    // C memory that must outlive the context.
+    private var protocols: UnsafeMutablePointer<lws_protocols>?
+    private var cStrings: [UnsafeMutablePointer<CChar>] = []
+
+    init(configuration: ServerConfiguration, maxMessageBytes: Int, handlers: Handlers) {
+        self.configuration = configuration
+        self.handlers = handlers
+        self.uploadLimit = configuration.uploadLimitBytes
+        self.maxMessageBytes = maxMessageBytes
+    }
+
+    deinit {
+        for s in cStrings { free(s) }
+        protocols?.deallocate()
+    }
+
+    struct ListenError: Error, CustomStringConvertible {
+        var host: String
+        var port: Int
+        var description: String { "cannot listen on \(host):\(port) (is the port in use, or the address not local?)" }
+    }
+
+    /// Creates the context and starts listening; returns the port actually bound.
+    func start() throws -> Int {
+        lws_set_log_level(Int32(LLL_ERR), nil)
+        let name = strdup("depthbook-studio")!
+        cStrings.append(name)
+        let list = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
+        list[0] = lws_protocols()
+        list[0].name = UnsafePointer(name)
+        list[0].callback = webSocketTransportCallback
+        list[0].per_session_data_size = MemoryLayout<UInt64>.size
+        list[0].rx_buffer_size = 65536
+        list[1] = lws_protocols()  // the terminator
+        protocols = list
+
+        var info = lws_context_creation_info()
+        info.port = Int32(configuration.port)
+        info.protocols = UnsafePointer(list)
+        info.gid = -1
+        info.uid = -1
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        // No permessage-deflate: JPEG does not compress and lws 4.1's deflate crashed on large frames.
+        info.extensions = nil
+        let iface: UnsafeMutablePointer<CChar>? = configuration.host == "0.0.0.0" ? nil : strdup(configuration.host)
+        if let iface { cStrings.append(iface) }
+        info.iface = UnsafePointer(iface)
+        guard let context = lws_create_context(&info) else {
+            throw ListenError(host: configuration.host, port: configuration.port)
+        }
+        self.context = context
+        let vhost = lws_get_vhost_by_name(context, "default")
+        boundPort = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? configuration.port
+        return boundPort
+    }
+
+    /// Runs the service loop on a thread of its own until `stop()`.
+    func runInBackground() {
+        let thread = Thread { [self] in
+            while !stopping.load(ordering: .acquiring) {
+                if lws_service(context, 0) < 0 { break }
+            }
+            lws_context_destroy(context)
+            context = nil
+            serviceDone.signal()
+        }
+        thread.name = "depthbook-lws"
+        thread.start()
+    }
+
+    /// Ends the service loop and waits for the context to be destroyed.
+    func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if let context { lws_cancel_service(context) }
+        serviceDone.wait()
+    }
+
+    /// Called from any thread: connection `id` has output waiting.
+    private func wake(_ id: UInt64) {
+        wantsWrite.withLock { _ = $0.insert(id) }
+        if let context { lws_cancel_service(context) }
+    }
+
+    // MARK: Callback (service thread)
+
+    fileprivate func handle(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                            _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            return acceptsUpgrade(wsi) ? 0 : 1
+
+        case LWS_CALLBACK_ESTABLISHED:
+            let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+            user?.storeBytes(of: id, as: UInt64.self)
+            let connection = ClientConnection(id: id) { [weak self] id in self?.wake(id) }
+            sockets[id] = SocketState(wsi: wsi, connection: connection)
+            return 0
+
+        case LWS_CALLBACK_RECEIVE:
+            guard let id = connectionID(user), let socket = sockets[id] else { return 0 }
+            receive(socket, input, length)
+            return 0
+
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            guard let id = connectionID(user), let socket = sockets[id] else { return 0 }
+            return writeNext(socket)
+
+        case LWS_CALLBACK_CLOSED:
+            // Also fires for an upgrade refused in FILTER_PROTOCOL_CONNECTION, which never got an id.
+            guard let id = connectionID(user), let socket = sockets.removeValue(forKey: id) else { return 0 }
+            let connection = socket.connection
+            connection.requests.async { [handlers] in handlers.closed(connection) }
+            return 0
+
+        case LWS_CALLBACK_HTTP:
+            return beginHTTP(wsi, user, input, length)
+
+        case LWS_CALLBACK_HTTP_BODY:
+            guard let id = connectionID(user), let transaction = transactions[id], let input else { return 0 }
+            if transaction.bodyTooLarge || transaction.request.body.count + length > uploadLimit {
+                transaction.bodyTooLarge = true
+                transaction.request.body = []
+            } else {
+                transaction.request.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            }
+            return 0
+
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            guard let id = connectionID(user), let transaction = transactions[id] else { return 0 }
+            if transaction.response == nil {
+                if transaction.bodyTooLarge {
+                    transaction.response = .jsonError(413, "uploads are at most \(uploadLimit) bytes")
+                    lws_callback_on_writable(wsi)
+                } else {
+                    dispatchHTTP(id, transaction.request)
+                }
+            }
+            return 0
+
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            guard let id = connectionID(user), let transaction = transactions[id] else { return 0 }
+            return writeHTTP(id, transaction)
+
+        case LWS_CALLBACK_CLOSED_HTTP:
+            if let id = connectionID(user) { transactions[id] = nil }
+            return 0
+
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            serviceWakeups()
+            return 0
+
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+    }
+
+    private func connectionID(_ user: UnsafeMutableRawPointer?) -> UInt64? {
+        guard let id = user?.load(as: UInt64.self), id != 0 else { return nil }
+        return id
+    }
+
+    /// Moves work other threads finished onto the sockets: responses ready, outboxes filled.
+    private func serviceWakeups() {
+        let ready = responses.withLock { r in defer { r.removeAll() }; return r }
+        for (id, response) in ready {
+            guard let transaction = transactions[id] else { continue }
+            transaction.response = response
+            lws_callback_on_writable(transaction.wsi)
+        }
+        let ids = wantsWrite.withLock { w in defer { w.removeAll() }; return w }
+        for id in ids {
+            if let socket = sockets[id] { lws_callback_on_writable(socket.wsi) }
+        }
+    }
+
+    // MARK: WebSocket
+
+    /// Only `/ws` upgrades, and only from the served host or a configured origin (browsers always send
+    /// Origin; clients without one, like the load test, are not browsers and cannot be tricked into it).
+    private func acceptsUpgrade(_ wsi: OpaquePointer) -> Bool {
+        guard header(wsi, WSI_TOKEN_GET_URI) == "/ws" else { return false }
+        guard let origin = header(wsi, WSI_TOKEN_ORIGIN) else { return true }
+        return OriginPolicy(allowed: configuration.allowedOrigins).allows(origin: origin, host: header(wsi, WSI_TOKEN_HOST))
+    }
+
+    private func receive(_ socket: SocketState, _ input: UnsafeMutableRawPointer?, _ length: Int) {
+        let wsi = socket.wsi
+        if socket.incoming.isEmpty, socket.oversizedBytes == nil {
+            socket.incomingIsBinary = lws_frame_is_binary(wsi) != 0
+        }
+        if let seen = socket.oversizedBytes {
+            socket.oversizedBytes = seen + length
+        } else if socket.incoming.count + length > maxMessageBytes {
+            socket.oversizedBytes = socket.incoming.count + length
+            socket.incoming = []
+        } else if let input, length > 0 {
+            socket.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+        guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return }
+        let connection = socket.connection
+        let handlers = self.handlers
+        if let oversized = socket.oversizedBytes {
+            connection.requests.async { handlers.oversized(oversized, connection) }
+        } else {
+            let message = socket.incoming, binary = socket.incomingIsBinary
+            connection.requests.async {
+                if binary { handlers.binary(message, connection) } else { handlers.text(message, connection) }
+            }
+        }
+        socket.incoming = []
+        socket.oversizedBytes = nil
+    }
+
+    /// Writes one fragment of the current message (or starts the next one); re-arms while output remains.
+    private func writeNext(_ socket: SocketState) -> Int32 {
+        if socket.outgoing == nil {
+            switch socket.connection.nextMessage() {
+            case .text(let bytes): socket.outgoing = (bytes, 0, false)
+            case .binary(let bytes): socket.outgoing = (bytes, 0, true)
+            case nil: return 0
+            }
+        }
+        guard let (bytes, offset, binary) = socket.outgoing else { return 0 }
+        let end = min(bytes.count, offset + Self.fragmentBytes)
+        let pre = Int(CWS_PRE)
+        // Each fragment gets its own buffer with LWS_PRE bytes of headroom for the frame header.
+        var buffer = [UInt8](repeating: 0, count: pre + (end - offset))
+        buffer.replaceSubrange(pre..<buffer.count, with: bytes[offset..<end])
+        let initial = Int32(binary ? LWS_WRITE_BINARY.rawValue : LWS_WRITE_TEXT.rawValue)
+        let flags = lws_write_ws_flags(initial, offset == 0 ? 1 : 0, end == bytes.count ? 1 : 0)
+        let written = buffer.withUnsafeMutableBufferPointer { raw in
+            lws_write(socket.wsi, raw.baseAddress! + pre, end - offset, lws_write_protocol(UInt32(flags)))
+        }
+        // lws buffers what the kernel did not take and holds back WRITEABLE until drained: only < 0 is an error.
+        if written < 0 { return -1 }
+        socket.outgoing = end == bytes.count ? nil : (bytes, end, binary)
+        if socket.outgoing != nil || socket.connection.hasOutput { lws_callback_on_writable(socket.wsi) }
+        return 0
+    }
+
+    // MARK: HTTP
+
+    private func beginHTTP(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?,
+                           _ length: Int) -> Int32 {
+        let id: UInt64
+        if let existing = connectionID(user) {
+            id = existing
+        } else {
+            id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+            user?.storeBytes(of: id, as: UInt64.self)
+        }
+        let method: String, path: String
+        if let uri = header(wsi, WSI_TOKEN_POST_URI) {
+            (method, path) = ("POST", uri)
+        } else if let uri = header(wsi, WSI_TOKEN_GET_URI) {
+            (method, path) = ("GET", uri)
+        } else if let uri = header(wsi, WSI_TOKEN_HEAD_URI) {
+            (method, path) = ("HEAD", uri)
+        } else {
+            let raw = input.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "/"
+            (method, path) = ("OTHER", raw)
+        }
+        var query: [String: String] = [:]
+        var index: Int32 = 0
+        while let fragment = headerFragment(wsi, WSI_TOKEN_HTTP_URI_ARGS, index) {
+            let parts = fragment.split(separator: "=", maxSplits: 1).map(String.init)
+            if let key = parts.first { query[key] = parts.count > 1 ? parts[1] : "" }
+            index += 1
+        }
+        let request = HTTPRequest(method: method, path: path, query: query, ifNoneMatch: header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH))
+        let transaction = HTTPState(wsi: wsi, request: request)
+        transactions[id] = transaction
+        if method == "POST" {
+            // Refuse an oversized body before reading it when its length is announced.
+            if let announced = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init), announced > uploadLimit {
+                transaction.response = .jsonError(413, "the file is \(announced) bytes; uploads are at most \(uploadLimit) bytes")
+                transaction.closeAfter = true
+                lws_callback_on_writable(wsi)
+            }
+            return 0  // the body arrives in HTTP_BODY callbacks
+        }
+        dispatchHTTP(id, request)
+        return 0
+    }
+
+    /// Answers off the service thread (file reads, decoding uploads), then hands the response back.
+    private func dispatchHTTP(_ id: UInt64, _ request: HTTPRequest) {
+        let handlers = self.handlers
+        httpQueue.async { [weak self] in
+            let response = handlers.http(request)
+            guard let self else { return }
+            responses.withLock { $0[id] = response }
+            if let context { lws_cancel_service(context) }
+        }
+    }
+
+    private func writeHTTP(_ id: UInt64, _ transaction: HTTPState) -> Int32 {
+        guard let response = transaction.response else { return 0 }
+        let wsi = transaction.wsi
+        let isHead = transaction.request.method == "HEAD"
+        if !transaction.headersSent {
+            let pre = Int(CWS_PRE)
+            var buffer = [UInt8](repeating: 0, count: pre + 2048 + response.headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 8 })
+            let failed: Bool = buffer.withUnsafeMutableBufferPointer { raw in
+                let start = raw.baseAddress! + pre
+                let end = raw.baseAddress! + raw.count
+                var p: UnsafeMutablePointer<UInt8>? = start
+                if lws_add_http_common_headers(wsi, UInt32(response.status), response.contentType,
+                                               lws_filepos_t(response.body.count), &p, end) != 0 { return true }
+                for (name, value) in response.headers {
+                    let added = (name + ":").withCString { n in
+                        value.withCString { v in
+                            lws_add_http_header_by_name(wsi, UnsafeRawPointer(n).assumingMemoryBound(to: UInt8.self),
+                                                        UnsafeRawPointer(v).assumingMemoryBound(to: UInt8.self),
+                                                        Int32(value.utf8.count), &p, end)
+                        }
+                    }
+                    if added != 0 { return true }
+                }
+                return lws_finalize_write_http_header(wsi, start, &p, end) != 0
+            }
+            if failed { return -1 }
+            transaction.headersSent = true
+            if response.body.isEmpty || isHead { return finishHTTP(id, transaction) }
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+        let offset = transaction.bodyOffset
+        let end = min(response.body.count, offset + Self.fragmentBytes)
+        let pre = Int(CWS_PRE)
+        var buffer = [UInt8](repeating: 0, count: pre + (end - offset))
+        buffer.replaceSubrange(pre..<buffer.count, with: response.body[offset..<end])
+        let last = end == response.body.count
+        let written = buffer.withUnsafeMutableBufferPointer { raw in
+            lws_write(wsi, raw.baseAddress! + pre, end - offset, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP)
+        }
+        if written < 0 { return -1 }
+        transaction.bodyOffset = end
+        if last { return finishHTTP(id, transaction) }
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    private func finishHTTP(_ id: UInt64, _ transaction: HTTPState) -> Int32 {
+        transactions[id] = nil
+        if transaction.closeAfter { return -1 }
+        return lws_http_transaction_completed(transaction.wsi) != 0 ? -1 : 0
+    }
+
+    // MARK: Headers
+
+    private func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+        let length = Int(lws_hdr_total_length(wsi, token))
+        guard length > 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: length + 1)
+        let copied = lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token)
+        guard copied >= 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private func headerFragment(_ wsi: OpaquePointer, _ token: lws_token_indexes, _ index: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let copied = lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), token, index)
+        guard copied > 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// The C entry point libwebsockets calls; finds the transport through the context's user pointer.
+private func webSocketTransportCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons,
+                                        _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?,
+                                        _ length: Int) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let raw = lws_context_user(context) else {
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+    let transport = Unmanaged<WebSocketTransport>.fromOpaque(raw).takeUnretainedValue()
+    return transport.handle(wsi, reason, user, input, length)
+}
+
+/// Which pages may open the socket: the served host itself, or an origin the operator listed.
+struct OriginPolicy: Sendable {
+    var allowed: [String]
+
+    func allows(origin: String, host: String?) -> Bool {
+        if allowed.contains(origin) { return true }
+        guard let host, let schemeEnd = origin.range(of: "://") else { return false }
+        let authority = origin[schemeEnd.upperBound...]
+        return authority.lowercased() == host.lowercased()
+    }
+}

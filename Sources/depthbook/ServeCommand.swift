@@ -1,0 +1,99 @@
+import ArgumentParser
+import DepthbookServer
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `depthbook serve`: the studio over HTTP and WebSocket. Flags win over DEPTHBOOK_* variables, which win
+/// over the defaults.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the notebook studio (HTTP + WebSocket) on 127.0.0.1:8080 unless told otherwise.")
+
+    @Option(help: "Address to listen on (env DEPTHBOOK_HOST; default 127.0.0.1). 0.0.0.0 serves every interface.")
+    var host: String?
+
+    @Option(help: "Port (env DEPTHBOOK_PORT; default 8080; 0 picks a free one).")
+    var port: Int?
+
+    @Option(help: "Data directory for uploads, saved notebooks and exports (env DEPTHBOOK_DATA; default ./data).")
+    var data: String?
+
+    @Option(help: "The static page directory (env DEPTHBOOK_PUBLIC; default ./Public).")
+    var `public`: String?
+
+    @Option(help: "The bundled notebooks directory (env DEPTHBOOK_NOTEBOOKS; default ./Notebooks).")
+    var notebooks: String?
+
+    @Option(name: .customLong("allow-origin"),
+            help: "Another origin allowed to open the WebSocket, e.g. https://studio.example.org (repeatable; env DEPTHBOOK_ALLOW_ORIGINS, comma-separated).")
+    var allowOrigin: [String] = []
+
+    @Option(help: "Largest upload in MiB (env DEPTHBOOK_UPLOAD_LIMIT_MB; default 64).")
+    var uploadLimitMb: Int?
+
+    @Option(help: "Renders running at once over all sessions (env DEPTHBOOK_RENDER_WORKERS; default 2).")
+    var renderWorkers: Int?
+
+    @Option(help: "Seconds a disconnected session waits for its page to come back (env DEPTHBOOK_SESSION_GRACE; default 120).")
+    var sessionGrace: Int?
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535, not \(port)") }
+        if let uploadLimitMb, uploadLimitMb < 1 { throw ValidationError("--upload-limit-mb must be at least 1") }
+        if let renderWorkers, !(1...64).contains(renderWorkers) { throw ValidationError("--render-workers must be 1...64") }
+        if let sessionGrace, sessionGrace < 0 { throw ValidationError("--session-grace must be 0 or more seconds") }
+    }
+
+    func run() throws {
+        let env = ProcessInfo.processInfo.environment
+        func number(_ key: String) throws -> Int? {
+            guard let text = env[key] else { return nil }
+            guard let value = Int(text) else { throw ValidationError("\(key)=\(text) is not a whole number") }
+            return value
+        }
+        var config = ServerConfiguration()
+        config.host = host ?? env["DEPTHBOOK_HOST"] ?? config.host
+        config.port = try port ?? number("DEPTHBOOK_PORT") ?? config.port
+        guard (0...65535).contains(config.port) else { throw ValidationError("the port must be 0...65535, not \(config.port)") }
+        config.dataDirectory = data ?? env["DEPTHBOOK_DATA"] ?? config.dataDirectory
+        config.publicDirectory = self.public ?? env["DEPTHBOOK_PUBLIC"] ?? config.publicDirectory
+        config.notebooksDirectory = notebooks ?? env["DEPTHBOOK_NOTEBOOKS"] ?? config.notebooksDirectory
+        config.allowedOrigins = allowOrigin.isEmpty
+            ? (env["DEPTHBOOK_ALLOW_ORIGINS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            : allowOrigin
+        if let mb = try uploadLimitMb ?? number("DEPTHBOOK_UPLOAD_LIMIT_MB") { config.uploadLimitBytes = mb << 20 }
+        if let workers = try renderWorkers ?? number("DEPTHBOOK_RENDER_WORKERS") { config.renderWorkers = workers }
+        if let grace = try sessionGrace ?? number("DEPTHBOOK_SESSION_GRACE") { config.sessionGrace = .seconds(grace) }
+
+        let backend = try EffectsBackend(dataDirectory: config.dataDirectory)
+        let server: StudioServer
+        do {
+            server = try StudioServer(configuration: config, backend: backend, version: DepthbookVersion.string)
+        } catch {
+            FileHandle.standardError.write(Data("depthbook serve: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        for problem in server.notebookProblems {
+            FileHandle.standardError.write(Data("depthbook serve: skipped notebook \(problem)\n".utf8))
+        }
+        server.start()
+        print("Depthbook studio at \(server.url)")
+        fflush(nil)
+
+        // SIGINT/SIGTERM end the process cleanly: the loop stops, sessions close, the socket is released.
+        let done = DispatchSemaphore(value: 0)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let sources = [SIGINT, SIGTERM].map { signalNumber in
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { @Sendable in done.signal() }
+            source.resume()
+            return source
+        }
+        done.wait()
+        sources.forEach { $0.cancel() }
+        server.stop()
+    }
+}

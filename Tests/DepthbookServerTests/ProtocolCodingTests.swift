@@ -1,0 +1,69 @@
+import DepthbookEffects
+import Foundation
+import Testing
+@testable import DepthbookServer
+
+struct ProtocolCodingTests {
+    func decode(_ text: String) -> (Int?, Result<StudioRequest, ProtocolError>) {
+        let (id, result) = RequestDecoder.decode(Array(text.utf8))
+        return (id, result)
+    }
+
+    func error(_ text: String) -> ProtocolError? {
+        if case .failure(let e) = decode(text).1 { return e }
+        return nil
+    }
+
+    @Test func decodesEachRequestType() throws {
+        #expect(try decode(#"{"id":1,"type":"hello","protocol":1,"session":"abc"}"#).1.get()
+                == .hello(.init(protocol: 1, session: "abc", watch: nil)))
+        #expect(try decode(#"{"id":2,"type":"setParams","cell":"mask","params":{"percentile":40,"mode":"soft","on":true,"at":[0.5,0.25]},"seq":9,"interactive":true,"extra":1}"#).1.get()
+                == .setParams(.init(cell: "mask", params: ["percentile": .number(40), "mode": .choice("soft"), "on": .bool(true),
+                                                           "at": .point(x: 0.5, y: 0.25)], seq: 9, interactive: true)))
+        #expect(try decode(#"{"id":3,"type":"crop","cell":"c","x":1,"y":2,"w":3,"h":4,"seq":0}"#).1.get()
+                == .crop(.init(cell: "c", x: 1, y: 2, w: 3, h: 4, seq: 0)))
+        #expect(try decode(#"{"id":4,"type":"openPhoto","photo":{"upload":"ab"}}"#).1.get() == .openPhoto(.init(photo: .upload("ab"))))
+        #expect(try decode(#"{"id":5,"type":"export","cell":"c","format":"png"}"#).1.get() == .export(.init(cell: "c", format: .png)))
+    }
+
+    @Test func malformedInputGetsTypedErrorsWithTheIdWhenThereIsOne() {
+        #expect(decode("not json").0 == nil)
+        #expect(error("not json")?.code == .badRequest)
+        #expect(error("[1,2]")?.code == .badRequest)
+        #expect(decode(#"{"type":"hello"}"#).0 == nil)
+        #expect(decode(#"{"id":-3,"type":"hello"}"#).0 == nil)
+        #expect(decode(#"{"id":1.5,"type":"hello"}"#).0 == nil)
+        #expect(decode(#"{"id":7,"type":"nope"}"#).0 == 7)
+        #expect(error(#"{"id":7,"type":"nope"}"#)?.code == .unknownType)
+        #expect(error(#"{"id":7}"#)?.code == .badRequest)
+        #expect(error(#"{"id":8,"type":"preview","cell":"a","seq":1}"#)?.message.contains("width") == true)
+        #expect(error(#"{"id":8,"type":"preview","cell":"a","width":4000,"seq":1}"#)?.code == .badRequest)
+        #expect(error(#"{"id":9,"type":"crop","cell":"a","x":0,"y":0,"w":2000,"h":10,"seq":1}"#)?.code == .tooLarge)
+        #expect(error(#"{"id":9,"type":"histogram","cell":"a","bins":1}"#)?.code == .badRequest)
+        #expect(error(#"{"id":9,"type":"hello","protocol":2}"#)?.code == .unsupported)
+        #expect(error(#"{"id":9,"type":"openNotebook","name":"a","shared":"b"}"#)?.code == .badRequest)
+        #expect(error(#"{"id":9,"type":"setNotebook","notebook":{"format":"x"}}"#)?.code == .badRequest)
+    }
+
+    @Test func repliesCarryTheIdOrAnExplicitNull() throws {
+        let failure = try JSONDecoder().decode(JSONValue.self, from: Data(ReplyEncoder.failure(id: nil, error: .badRequest("why"))))
+        #expect(failure == .object(["id": .null, "type": .string("reply"), "ok": .bool(false),
+                                    "error": .object(["code": .string("bad_request"), "message": .string("why")])]))
+        let ok = try JSONDecoder().decode(JSONValue.self, from: Data(ReplyEncoder.ok(id: 4, result: CellSeqResult(cell: "a", seq: 2))))
+        #expect(ok == .object(["id": .number(4), "type": .string("reply"), "ok": .bool(true),
+                               "result": .object(["cell": .string("a"), "seq": .number(2)])]))
+    }
+
+    @Test func binaryFramesRoundTrip() throws {
+        let header = FrameHeader(cell: "mask", seq: 42, kind: .preview, width: 640, height: 480, coarse: true,
+                                 renderMs: 12.5, cacheHits: 3, cacheMisses: 1)
+        let payload: [UInt8] = [0xFF, 0xD8, 0xFF, 0x00, 0x42]
+        let bytes = BinaryFrame.encode(header: header, jpeg: payload)
+        let n = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        #expect(bytes.count == 4 + n + payload.count)
+        let (decoded, rest) = try BinaryFrame.decode(bytes)
+        #expect(decoded == header)
+        #expect(Array(rest) == payload)
+        #expect(throws: BinaryFrame.DecodeError.truncated) { try BinaryFrame.decode([0, 0, 1, 0, 1]) }
+    }
+}

@@ -1,0 +1,111 @@
+import Testing
+@testable import DepthbookServer
+
+/// The render state machine, driven directly: no pool, no sockets.
+struct RenderSchedulerTests {
+    let slot = RenderSlot(cell: "mask", kind: .preview)
+
+    func request(_ seq: Int, interactive: Bool = false, width: Int = 800) -> RenderRequest {
+        RenderRequest(slot: slot, seq: seq, target: .preview(width: width), interactive: interactive)
+    }
+
+    func started(_ actions: [RenderScheduler.Action]) -> [RenderJob] {
+        actions.compactMap { if case .start(let job) = $0 { return job } else { return nil } }
+    }
+
+    @Test func firstRequestStartsAtOnceAndIsDelivered() throws {
+        var scheduler = RenderScheduler()
+        let jobs = started(try scheduler.request(request(1)))
+        #expect(jobs.count == 1)
+        #expect(jobs[0].request.seq == 1 && !jobs[0].coarse)
+        #expect(scheduler.finished(jobs[0], outcome: .rendered) == [.deliver(jobs[0])])
+        #expect(scheduler.isCurrent(slot: slot, seq: 1))
+        #expect(scheduler.inFlightCount == 0)
+    }
+
+    @Test func aBurstKeepsOneInFlightAndOnlyTheNewestPending() throws {
+        var scheduler = RenderScheduler()
+        let first = started(try scheduler.request(request(1)))[0]
+        var cancels: [Int] = []
+        for seq in 2...100 {
+            let actions = try scheduler.request(request(seq))
+            #expect(started(actions).isEmpty, "nothing new starts while one is in flight")
+            for case .cancel(let ticket) in actions { cancels.append(ticket) }
+        }
+        #expect(Set(cancels) == [first.ticket], "the superseded render in flight is cancelled")
+        #expect(scheduler.inFlightCount == 1)
+        // The first render ends (cancelled or not): its frame is stale; the newest one starts.
+        let next = scheduler.finished(first, outcome: .rendered)
+        #expect(!next.contains(.deliver(first)))
+        let newest = started(next)
+        #expect(newest.map(\.request.seq) == [100])
+        #expect(scheduler.finished(newest[0], outcome: .rendered) == [.deliver(newest[0])])
+    }
+
+    @Test func staleSequenceNumbersAreRefused() throws {
+        var scheduler = RenderScheduler()
+        _ = try scheduler.request(request(5))
+        #expect(throws: RenderScheduler.RequestError.stale(newest: 5)) { try scheduler.request(request(4)) }
+        // The same number again is allowed (a change re-renders dependent cells with its own seq).
+        _ = try scheduler.request(request(5))
+    }
+
+    @Test func interactiveRendersCoarseThenFull() throws {
+        var scheduler = RenderScheduler()
+        let coarse = started(try scheduler.request(request(3, interactive: true, width: 1280)))[0]
+        #expect(coarse.coarse)
+        #expect(coarse.target == .preview(width: 640))
+        let afterCoarse = scheduler.finished(coarse, outcome: .rendered)
+        #expect(afterCoarse.first == .deliver(coarse))
+        let full = started(afterCoarse)
+        #expect(full.count == 1 && !full[0].coarse && full[0].request.seq == 3 && full[0].target == .preview(width: 1280))
+        #expect(scheduler.finished(full[0], outcome: .rendered) == [.deliver(full[0])])
+    }
+
+    @Test func aNewerChangeCancelsTheFullPassAfterACoarseOne() throws {
+        var scheduler = RenderScheduler()
+        let coarse = started(try scheduler.request(request(1, interactive: true)))[0]
+        let full = started(scheduler.finished(coarse, outcome: .rendered))[0]
+        let actions = try scheduler.request(request(2, interactive: true))
+        #expect(actions == [.cancel(ticket: full.ticket)])
+        let next = scheduler.finished(full, outcome: .cancelled)
+        #expect(started(next).map(\.request.seq) == [2])
+        #expect(started(next).first?.coarse == true)
+    }
+
+    @Test func failuresAreReportedOnlyForTheNewestRequest() throws {
+        var scheduler = RenderScheduler()
+        let first = started(try scheduler.request(request(1)))[0]
+        _ = try scheduler.request(request(2))
+        let afterStale = scheduler.finished(first, outcome: .failed("no matte"))
+        #expect(!afterStale.contains { if case .reportFailure = $0 { return true } else { return false } })
+        let second = started(afterStale)[0]
+        #expect(scheduler.finished(second, outcome: .failed("no matte")) == [.reportFailure(second, message: "no matte")])
+    }
+
+    @Test func cancelAllDropsPendingAndNeverDeliversTheRunningJob() throws {
+        var scheduler = RenderScheduler()
+        let running = started(try scheduler.request(request(1)))[0]
+        _ = try scheduler.request(request(2))
+        #expect(scheduler.cancelAll() == [.cancel(ticket: running.ticket)])
+        #expect(scheduler.finished(running, outcome: .rendered).isEmpty)
+        #expect(scheduler.inFlightCount == 0)
+        // Old sequence numbers stay refused after the reset.
+        #expect(throws: RenderScheduler.RequestError.stale(newest: 2)) { try scheduler.request(request(1)) }
+    }
+
+    @Test func slotsAreIndependent() throws {
+        var scheduler = RenderScheduler()
+        let a = started(try scheduler.request(request(1)))
+        let crop = RenderRequest(slot: RenderSlot(cell: "mask", kind: .crop), seq: 1, target: .crop(x: 0, y: 0, width: 10, height: 10))
+        let b = started(try scheduler.request(crop))
+        #expect(a.count == 1 && b.count == 1)
+        #expect(scheduler.inFlightCount == 2)
+    }
+
+    @Test func aFinishedUnknownJobIsIgnored() {
+        var scheduler = RenderScheduler()
+        let ghost = RenderJob(ticket: 99, request: request(1), coarse: false)
+        #expect(scheduler.finished(ghost, outcome: .rendered).isEmpty)
+    }
+}

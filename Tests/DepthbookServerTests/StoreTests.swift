@@ -1,0 +1,83 @@
+import DepthbookEffects
+import Foundation
+import Testing
+@testable import DepthbookServer
+
+struct StoreTests {
+    static func notebook(percentile: Double = 60) -> Notebook {
+        Notebook(name: "depth-threshold", title: "Depth threshold", photo: .sample("portrait"), cells: [
+            Cell(id: "photo", kind: .photo),
+            Cell(id: "mask", kind: .step, effect: "depthThreshold", inputs: ["disparity": "photo.disparity"],
+                 params: ["percentile": .number(percentile)]),
+        ])
+    }
+
+    @Test func savedVersionsAreContentAddressedAndImmutable() throws {
+        let store = try SQLiteNotebookStore()
+        let a = try store.save(Self.notebook(), parent: nil)
+        let again = try store.save(Self.notebook(), parent: nil)
+        let b = try store.save(Self.notebook(percentile: 40), parent: a)
+        #expect(a == again, "the same content is the same version")
+        #expect(a != b)
+        #expect(NotebookIdentity.isSavedID(a) && NotebookIdentity.isSavedID(b))
+        #expect(try store.load(id: a)?.notebook == Self.notebook())
+        let forked = try #require(try store.load(id: b))
+        #expect(forked.notebook == Self.notebook(percentile: 40))
+        #expect(forked.parent == a)
+        #expect(forked.formatVersion == Notebook.currentVersion)
+        #expect(try store.load(id: "0123456789abcdef0123") == nil)
+    }
+
+    @Test func theIdIsTheHashOfTheCanonicalDocument() throws {
+        let canonical = try NotebookIdentity.canonicalJSON(Self.notebook())
+        #expect(NotebookIdentity.id(of: canonical) == String(SHA256.hex(canonical).prefix(20)))
+        let store = try SQLiteNotebookStore()
+        #expect(try store.save(Self.notebook(), parent: nil) == NotebookIdentity.id(of: canonical))
+    }
+
+    @Test func theDatabaseFileOutlivesTheStore() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nb-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let id = try SQLiteNotebookStore(path: path).save(Self.notebook(), parent: nil)
+        #expect(try SQLiteNotebookStore(path: path).load(id: id)?.notebook == Self.notebook())
+    }
+
+    @Test func bundledNotebooksSkipBrokenFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bundled-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try JSONEncoder().encode(Self.notebook()).write(to: URL(fileURLWithPath: dir + "/depth-threshold.json"))
+        try Data("{ nope".utf8).write(to: URL(fileURLWithPath: dir + "/broken.json"))
+        let bundled = BundledNotebooks(directory: dir)
+        #expect(bundled.notebook(named: "depth-threshold") == Self.notebook())
+        #expect(bundled.notebook(named: "broken") == nil)
+        #expect(bundled.problems.count == 1 && bundled.problems[0].hasPrefix("broken.json"))
+        #expect(bundled.entries.map(\.name) == ["depth-threshold"])
+    }
+
+    @Test func uploadsAreStoredByHashAndAtomically() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uploads-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try UploadStore(directory: dir)
+        let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 1, 2, 3]
+        let id = try store.store(bytes, fileExtension: "jpg")
+        #expect(id == SHA256.hex(bytes))
+        #expect(store.lookup(id) == .file(path: "\(dir)/\(id).jpg"))
+        #expect(FileManager.default.contents(atPath: "\(dir)/\(id).jpg") == Data(bytes))
+        let depth = try store.store([0x89, 0x50], fileExtension: "png")
+        let pair = try store.storePair(image: id, depth: depth)
+        #expect(store.lookup(pair) == .pair(image: id, depth: depth))
+        #expect(store.lookup("../../etc/passwd") == nil)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".partial") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func sniffing() {
+        #expect(FileSniffer.fileExtension(of: [0xFF, 0xD8, 0xFF, 0xE0]) == "jpg")
+        #expect(FileSniffer.fileExtension(of: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == "png")
+        #expect(FileSniffer.fileExtension(of: [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0]) == "heic")
+        #expect(FileSniffer.fileExtension(of: [0, 0, 0, 0x18] + Array("ftypisom".utf8)) == nil)
+        #expect(FileSniffer.fileExtension(of: Array("GIF89a".utf8)) == nil)
+        #expect(FileSniffer.fileExtension(of: []) == nil)
+    }
+}

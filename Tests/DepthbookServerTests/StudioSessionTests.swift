@@ -1,0 +1,202 @@
+import DepthbookEffects
+import Testing
+@testable import DepthbookServer
+
+/// Sessions end to end through the studio, with a fake renderer and in-memory connections.
+struct StudioSessionTests {
+    func opened(_ studio: Studio, id: UInt64 = 1) throws -> TestClient {
+        try openedWithSession(studio, id: id).client
+    }
+
+    func openedWithSession(_ studio: Studio, id: UInt64 = 1) throws -> (client: TestClient, session: String) {
+        let client = TestClient(studio: studio, id: id)
+        let hello = try #require(client.request(["type": "hello", "protocol": 1]))
+        guard case .string(let session) = hello.result["session"] else { throw ProtocolError.badRequest("no session in \(hello)") }
+        let open = try #require(client.request(["type": "openNotebook", "name": "depth-threshold"]))
+        #expect(open.ok, "\(open)")
+        return (client, session)
+    }
+
+    func frames(_ client: TestClient) -> [(FrameHeader, String)] {
+        var out: [(FrameHeader, String)] = []
+        while let message = client.next(within: 0.5) {
+            if case .frame(let h, let p) = message { out.append((h, p)) }
+        }
+        return out
+    }
+
+    @Test func requestsBeforeHelloAreRefused() throws {
+        let client = TestClient(studio: try StudioFixture.studio(), id: 1)
+        #expect(client.request(["type": "listSamples"])?.errorCode == "bad_request")
+    }
+
+    @Test func openAndPreview() throws {
+        let client = try opened(try StudioFixture.studio())
+        let reply = try #require(client.request(["type": "preview", "cell": "mask", "width": 300, "seq": 1]))
+        #expect(reply.result == ["cell": "mask", "seq": 1])
+        let got = frames(client)
+        #expect(got.count == 1)
+        #expect(got.first?.0 == FrameHeader(cell: "mask", seq: 1, kind: .preview, width: 300, height: 150, coarse: false,
+                                            renderMs: got.first?.0.renderMs ?? -1, cacheHits: 1, cacheMisses: 2))
+        #expect(got.first?.1 == "mask:60")
+        #expect(client.request(["type": "preview", "cell": "intro", "width": 300, "seq": 2])?.errorCode == "bad_request")
+        #expect(client.request(["type": "preview", "cell": "ghost", "width": 300, "seq": 2])?.errorCode == "not_found")
+    }
+
+    @Test func aBurstOfChangesYieldsOnlyTheNewestFrame() throws {
+        let backend = FakeBackend()
+        let client = try opened(try StudioFixture.studio(backend: backend))
+        backend.gate.close()
+        #expect(client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 0], "seq": 1])?.ok == true)
+        backend.gate.entered.wait()  // the first render is now in flight and held
+        for seq in 2...100 {
+            let reply = client.request(["type": "setParams", "cell": "mask", "params": ["percentile": .number(Double(seq))], "seq": .number(Double(seq))])
+            #expect(reply?.ok == true)
+        }
+        backend.gate.open()
+        let got = frames(client)
+        #expect(got.map(\.0.seq) == [100])
+        #expect(got.map(\.1) == ["mask:100"])
+        #expect(backend.gate.started.load(ordering: .relaxed) == 2, "only the first and the newest were rendered")
+        // A stale sequence number is refused, and the session lives on.
+        #expect(client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 1], "seq": 50])?.errorCode == "bad_request")
+        #expect(client.request(["type": "listSamples"])?.ok == true)
+    }
+
+    @Test func interactiveChangesSendCoarseThenFull() throws {
+        let backend = FakeBackend()
+        let client = try opened(try StudioFixture.studio(backend: backend))
+        _ = client.request(["type": "preview", "cell": "mask", "width": 800, "seq": 1])
+        _ = frames(client)
+        backend.gate.close()
+        _ = client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 30], "seq": 2, "interactive": true])
+        backend.gate.entered.wait()  // the coarse pass
+        backend.gate.allowOne()
+        backend.gate.entered.wait()  // the full pass, held until the coarse frame has been read
+        var got = frames(client)
+        backend.gate.open()
+        got += frames(client)
+        #expect(got.map(\.0.coarse) == [true, false])
+        #expect(got.map(\.0.width) == [400, 800])
+        #expect(got.allSatisfy { $0.0.seq == 2 && $0.1 == "mask:30" })
+    }
+
+    @Test func dependentCellsWithAPreviewRerenderWithTheSameSeq() throws {
+        let client = try opened(try StudioFixture.studio())
+        _ = client.request(["type": "preview", "cell": "result", "width": 200, "seq": 1])
+        _ = frames(client)
+        _ = client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 10], "seq": 2])
+        let got = frames(client)
+        #expect(Set(got.map(\.0.cell)) == ["mask", "result"])
+        #expect(got.allSatisfy { $0.0.seq == 2 })
+        #expect(got.first { $0.0.cell == "result" }?.0.width == 200)
+    }
+
+    @Test func watchersSeeTheSameFramesAndCannotEdit() throws {
+        let studio = try StudioFixture.studio()
+        let (editor, session) = try openedWithSession(studio, id: 1)
+        let watcher = TestClient(studio: studio, id: 2)
+        let hello = try #require(watcher.request(["type": "hello", "protocol": 1, "watch": .string(session)]))
+        #expect(hello.result["role"] == "watch")
+        #expect(hello.result["notebook"] != nil)
+        _ = editor.request(["type": "setParams", "cell": "mask", "params": ["percentile": 25], "seq": 5])
+        #expect(frames(editor).map(\.1) == ["mask:25"])
+        #expect(frames(watcher).map(\.1) == ["mask:25"])
+        #expect(watcher.request(["type": "setParams", "cell": "mask", "params": ["percentile": 1], "seq": 6])?.errorCode == "forbidden")
+        #expect(watcher.request(["type": "save"])?.errorCode == "forbidden")
+        #expect(TestClient(studio: studio, id: 3).request(["type": "hello", "protocol": 1, "watch": "nope"])?.errorCode == "not_found")
+    }
+
+    @Test func aSessionSurvivesAReconnectWithinTheGracePeriod() throws {
+        let studio = try StudioFixture.studio()
+        let (first, session) = try openedWithSession(studio, id: 1)
+        _ = first.request(["type": "setParams", "cell": "mask", "params": ["percentile": 33], "seq": 1])
+        _ = frames(first)
+        studio.disconnected(first.connection)
+        #expect(studio.hub.sweep() == 0, "still within the grace period")
+        let second = TestClient(studio: studio, id: 2)
+        let hello = try #require(second.request(["type": "hello", "protocol": 1, "session": .string(session)]))
+        #expect(hello.result["resumed"] == true)
+        #expect(hello.result["session"] == .string(session))
+        guard case .object(let notebook) = hello.result["notebook"], case .array(let cells) = notebook["cells"] else {
+            Issue.record("the resumed session has no notebook")
+            return
+        }
+        #expect(cells.count == 4)
+        #expect(frames(second).map(\.1) == ["mask:33"], "the newest frame is replayed")
+    }
+
+    @Test func anExpiredSessionIsGone() throws {
+        let studio = try StudioFixture.studio(grace: .zero)
+        let (first, session) = try openedWithSession(studio, id: 1)
+        studio.disconnected(first.connection)
+        #expect(studio.hub.sweep(now: .now + .seconds(1)) == 1)
+        let second = TestClient(studio: studio, id: 2)
+        let hello = try #require(second.request(["type": "hello", "protocol": 1, "session": .string(session)]))
+        #expect(hello.result["resumed"] == false)
+        #expect(hello.result["session"] != .string(session))
+    }
+
+    @Test func saveSharesAnImmutableVersionAndEditingForks() throws {
+        let studio = try StudioFixture.studio()
+        let editor = try opened(studio)
+        let saved = try #require(editor.request(["type": "save"]))
+        guard case .string(let id) = saved.result["shared"] else {
+            Issue.record("no shared id: \(saved)")
+            return
+        }
+        #expect(saved.result["url"] == .string("/n/\(id)"))
+        _ = editor.request(["type": "setParams", "cell": "mask", "params": ["percentile": 90], "seq": 1])
+        let resaved = try #require(editor.request(["type": "save"]))
+        #expect(resaved.result["shared"] != .string(id), "an edited notebook saves as a new version")
+
+        let other = TestClient(studio: studio, id: 9)
+        _ = other.request(["type": "hello", "protocol": 1])
+        let reopened = try #require(other.request(["type": "openNotebook", "shared": .string(id)]))
+        #expect(reopened.result["shared"] == .string(id))
+        guard case .object(let notebook) = reopened.result["notebook"], case .array(let cells) = notebook["cells"],
+              case .object(let mask) = cells[2], case .object(let params) = mask["params"] else {
+            Issue.record("bad notebook")
+            return
+        }
+        #expect(params["percentile"] == .number(60), "the shared version is the one saved, not the later edit")
+        #expect(other.request(["type": "openNotebook", "shared": "0123456789abcdef0123"])?.errorCode == "not_found")
+    }
+
+    @Test func histogramExportAndCatalog() throws {
+        let studio = try StudioFixture.studio()
+        let client = try opened(studio)
+        let histogram = try #require(client.request(["type": "histogram", "cell": "photo.disparity", "bins": 4]))
+        #expect(histogram.result["bins"] == .array([1, 1, 1, 1]))
+        #expect(histogram.result["marker"] == .null)
+        let id = client.send(["type": "export", "cell": "mask", "format": "png"])
+        var fractions: [Double] = []
+        var reply: [String: JSONValue]?
+        while let message = client.next() {
+            guard case .json(let o) = message else { continue }
+            if o["event"] == "progress", case .number(let f) = o["fraction"] { fractions.append(f) }
+            if o["id"] == .number(Double(id)) { reply = o; break }
+        }
+        #expect(fractions == [0, 0.5, 1])
+        guard case .string(let url) = reply?.result["url"] else {
+            Issue.record("no export url: \(String(describing: reply))")
+            return
+        }
+        #expect(url.hasPrefix("/exports/depth-threshold-mask-") && url.hasSuffix(".png"))
+        #expect(client.request(["type": "effects"])?.result["effects"] == .array([.object(["id": "depthThreshold"])]))
+    }
+
+    @Test func malformedMessagesGetRepliesAndTheSessionLivesOn() throws {
+        let studio = try StudioFixture.studio()
+        let client = try opened(studio)
+        studio.receive(text: Array("{not json".utf8), from: client.connection)
+        studio.receive(binary: [0, 1, 2, 3], from: client.connection)
+        studio.receiveOversized(bytes: 5 << 20, from: client.connection)
+        var codes: [String] = []
+        while let message = client.next(within: 0.5) {
+            if case .json(let o) = message, let code = o.errorCode { codes.append(code) }
+        }
+        #expect(codes == ["bad_request", "bad_request", "too_large"])
+        #expect(client.request(["type": "listNotebooks"])?.ok == true)
+    }
+}

@@ -1,0 +1,182 @@
+import DepthbookEffects
+import DepthbookEngine
+import Dispatch
+import Foundation
+import Synchronization
+@testable import DepthbookServer
+
+/// A backend without pixels for session tests: a "frame" is the text `cell:percentile`, and renders can be
+/// held at a gate to make the in-flight/pending states happen on purpose.
+final class FakeBackend: StudioBackend {
+    let gate = Gate()
+
+    func effectCatalog() -> JSONValue { .array([.object(["id": .string("depthThreshold")])]) }
+
+    func samples() throws -> [SampleSummary] {
+        [SampleSummary(id: "tiny", title: "Tiny", width: 4, height: 2, planes: ["photo.image"])]
+    }
+
+    func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto {
+        guard reference == .sample("tiny") else { throw ProtocolError.notFound("no such photo") }
+        let photo = Photo(image: RGBImage8(width: 4, height: 2, channels: 3, repeating: 128))
+        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFacts.json(photo, source: reference))
+    }
+
+    func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo {
+        throw ProtocolError.badRequest("fake backend reads no files")
+    }
+
+    func makeRenderer(for photo: LoadedPhoto) -> any PhotoRenderer { FakeRenderer(gate: gate) }
+}
+
+/// Holds renders while closed: each waiting render needs a permit (`allowOne`) or the gate opened.
+final class Gate: Sendable {
+    private let closed = Mutex(false)
+    private let permits = DispatchSemaphore(value: 0)
+    let started = Atomic<Int>(0)
+    let entered = DispatchSemaphore(value: 0)
+
+    func close() { closed.withLock { $0 = true } }
+
+    /// Lets one held render through.
+    func allowOne() { permits.signal() }
+
+    /// Lets the held render through and every later one pass freely.
+    func open() {
+        closed.withLock { $0 = false }
+        permits.signal()
+    }
+
+    func pass() {
+        started.wrappingAdd(1, ordering: .relaxed)
+        entered.signal()
+        if closed.withLock({ $0 }) { permits.wait() }
+    }
+}
+
+final class FakeRenderer: PhotoRenderer {
+    let gate: Gate
+    init(gate: Gate) { self.gate = gate }
+
+    func render(notebook: Notebook, cell: String, target: FrameTarget, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
+        gate.pass()
+        guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell \(cell)") }
+        let percentile = found.params?["percentile"]?.number.map { String(Int($0)) } ?? "-"
+        let width: Int
+        switch target {
+        case .preview(let w): width = w
+        case .crop(_, _, let w, _): width = w
+        }
+        return RenderedFrame(jpeg: Array("\(cell):\(percentile)".utf8), width: width, height: width / 2, cacheHits: 1, cacheMisses: 2)
+    }
+
+    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramResult {
+        HistogramResult(bins: Array(repeating: 1, count: bins), min: 0, max: 1, marker: nil, holes: 0)
+    }
+
+    func export(notebook: Notebook, cell: String, format: ExportFormat, progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
+        progress(0.5)
+        return ExportedFile(bytes: Array("export of \(cell)".utf8), fileExtension: format == .png ? "png" : "jpg")
+    }
+}
+
+/// A connection whose outbox the test reads, waiting (with a generous deadline) for messages to arrive.
+final class TestClient: Sendable {
+    let connection: ClientConnection
+    private let arrived = DispatchSemaphore(value: 0)
+    private let nextID = Atomic<Int>(1)
+    let studio: Studio
+
+    init(studio: Studio, id: UInt64) {
+        let arrived = self.arrived
+        self.studio = studio
+        connection = ClientConnection(id: id) { _ in arrived.signal() }
+    }
+
+    enum Message {
+        case json([String: JSONValue])
+        case frame(FrameHeader, String)
+    }
+
+    /// Sends a request and returns its id.
+    @discardableResult
+    func send(_ fields: [String: JSONValue]) -> Int {
+        let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        var object = fields
+        object["id"] = .number(Double(id))
+        let bytes = (try? Array(JSONEncoder().encode(JSONValue.object(object)))) ?? []
+        studio.receive(text: bytes, from: connection)
+        return id
+    }
+
+    /// The next message, or nil when nothing came within `seconds`.
+    func next(within seconds: Double = 10) -> Message? {
+        let deadline = DispatchTime.now() + seconds
+        while true {
+            if let message = connection.nextMessage() {
+                switch message {
+                case .text(let bytes):
+                    if case .object(let o) = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) { return .json(o) }
+                    return .json([:])
+                case .binary(let bytes):
+                    guard let (header, payload) = try? BinaryFrame.decode(bytes) else { return nil }
+                    return .frame(header, String(decoding: payload, as: UTF8.self))
+                }
+            }
+            if arrived.wait(timeout: deadline) == .timedOut { return nil }
+        }
+    }
+
+    /// Sends and returns the reply (events and frames before it are skipped).
+    func request(_ fields: [String: JSONValue]) -> [String: JSONValue]? {
+        let id = send(fields)
+        while let message = next() {
+            if case .json(let o) = message, o["type"] == .string("reply"), o["id"] == .number(Double(id)) { return o }
+        }
+        return nil
+    }
+
+    /// Whether nothing at all arrives within a short while (used only to check that nothing more is sent).
+    func isQuiet(for seconds: Double = 0.3) -> Bool { next(within: seconds) == nil }
+}
+
+extension Dictionary where Key == String, Value == JSONValue {
+    var ok: Bool { self["ok"] == .bool(true) }
+    var result: [String: JSONValue] { if case .object(let r) = self["result"] { return r } else { return [:] } }
+    var errorCode: String? {
+        if case .object(let e) = self["error"], case .string(let code) = e["code"] { return code }
+        return nil
+    }
+}
+
+enum StudioFixture {
+    static let notebook = Notebook(name: "depth-threshold", title: "Depth threshold", photo: .sample("tiny"), cells: [
+        Cell(id: "intro", kind: .note, text: "hi"),
+        Cell(id: "photo", kind: .photo),
+        Cell(id: "mask", kind: .step, effect: "depthThreshold", inputs: ["disparity": "photo.disparity"],
+             params: ["percentile": .number(60)]),
+        Cell(id: "result", kind: .step, effect: "blendWithMask", inputs: ["mask": "mask", "foreground": "photo"], params: [:]),
+    ])
+
+    static func studio(backend: FakeBackend = FakeBackend(), grace: Duration = .seconds(60)) throws -> Studio {
+        let exports = FileManager.default.temporaryDirectory.appendingPathComponent("exports-\(UUID().uuidString)").path
+        return Studio(backend: backend, store: try SQLiteNotebookStore(),
+                      bundled: BundledNotebooks(notebooks: ["depth-threshold": notebook]),
+                      hub: SessionHub(pool: RenderPool(width: 2), gracePeriod: grace), exportsDirectory: exports, version: "test")
+    }
+}
+
+/// Literals for JSON in tests only, so requests read like the protocol document.
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral, ExpressibleByFloatLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
