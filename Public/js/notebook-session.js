@@ -13,7 +13,7 @@
  * `edited` (detail: {edited, shared}), `histogram` (detail: {reference, result}).
  */
 import { ProtocolError } from './studio-socket.js';
-import { structureOf } from './notebook-graph.js';
+import { stableStringify, structureOf } from './notebook-graph.js';
 
 /** Widths the server accepts for a preview. */
 const MIN_WIDTH = 64;
@@ -99,7 +99,7 @@ export class NotebookSession extends EventTarget {
             if (hello.resumed && (this.notebook || samePage) && (hello.notebook || local)) {
                 const wasEdited = this.notebook ? this.edited : Boolean(stored.edited);
                 this.adopt(hello.notebook ?? local, hello.photo ?? localPhoto, hello.shared ?? (samePage ? stored.shared : null) ?? null, wasEdited);
-                if (local && JSON.stringify(local) !== JSON.stringify(hello.notebook)) await this.pushNotebook(local);
+                if (local && stableStringify(local) !== stableStringify(hello.notebook)) await this.pushNotebook(local);
                 else this.runAll();
                 this.status(reconnected ? 'Reconnected: the session was resumed.' : 'Session resumed.', 'ok');
                 return;
@@ -133,6 +133,7 @@ export class NotebookSession extends EventTarget {
     async open(target) {
         const name = target || this.bundled.find((notebook) => notebook.name === 'depth-threshold')?.name || this.bundled[0]?.name;
         if (!name) throw new Error('the server lists no notebooks');
+        this.status(`Opening ${name}…`, 'busy');
         const isBundled = this.bundled.some((notebook) => notebook.name === name);
         const result = await this.socket.request('openNotebook', isBundled ? { name } : { shared: name });
         this.adopt(result.notebook, result.photo, result.shared ?? (isBundled ? null : name), false);
@@ -141,7 +142,7 @@ export class NotebookSession extends EventTarget {
 
     /** Puts a notebook edited before a refresh or a lost session back on a fresh server session. */
     async restore(local, stored) {
-        if (JSON.stringify(local.photo) !== JSON.stringify(this.notebook.photo)) {
+        if (stableStringify(local.photo) !== stableStringify(this.notebook.photo)) {
             const opened = await this.socket.request('openPhoto', { photo: local.photo });
             this.photo = opened.photo;
         }
@@ -341,6 +342,8 @@ export class NotebookSession extends EventTarget {
                 this.cropWaiters.delete(message.seq);
                 waiter.reject(new ProtocolError('render', message.message));
             }
+            // A failed crop is reported in the zoom dialog; the cell's own output is fine.
+            if (message.kind === 'crop' || waiter) return;
             this.dispatchEvent(new CustomEvent('cellError', { detail: { cell: String(message.cell), seq: message.seq, message: String(message.message ?? 'the render failed') } }));
         } else if (message.event === 'notebook' && message.notebook) {
             // Sent to watchers when the editor changes the notebook or the photo; the frames come by themselves.

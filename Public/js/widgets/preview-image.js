@@ -39,6 +39,16 @@ export class PreviewImage extends HTMLElement {
         this.replaceChildren(this.placeholder);
         this.unregister = session.registerPreview(reference, this);
         this.addEventListener('click', (event) => this.reportPoint(event));
+        // Keyboard users get the same as a click in the middle.
+        this.tabIndex = 0;
+        this.setAttribute('role', 'button');
+        this.setAttribute('aria-label', `${label}. Press Enter for a 1:1 crop of the centre.`);
+        this.addEventListener('keydown', (event) => {
+            if ((event.key === 'Enter' || event.key === ' ') && this.image) {
+                event.preventDefault();
+                this.dispatchEvent(new CustomEvent('imagepoint', { bubbles: true, detail: { x: 0.5, y: 0.5, reference: this.reference } }));
+            }
+        });
         this.onCellError = (event) => {
             if (event.detail.cell === this.reference) this.showProblem(event.detail.message);
         };
