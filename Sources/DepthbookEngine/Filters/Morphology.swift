@@ -1,0 +1,163 @@
+/// Grey-level dilation, erosion, opening and closing of a plane (or each channel of an image), with a disc
+/// (x² + y² ≤ r²) or square (|x|, |y| ≤ r) element. Edges are clamped; NaN holes are ignored (a window of
+/// holes only stays a hole). Core Image: CIMorphologyMaximum/Minimum (disc), CIMorphologyRectangleMaximum/Minimum.
+///
+/// Cost per pixel: constant in r for the square (separable running extremum); for the disc one running
+/// extremum per distinct row width, then 2r + 1 comparisons down the column.
+public struct Morphology: Filter {
+    public enum Operation: String, Sendable, CaseIterable {
+        case dilate, erode, open, close
+    }
+
+    public enum Shape: String, Sendable, CaseIterable {
+        case disc, square
+    }
+
+    public static let info = FilterInfo(
+        name: "morphology", coreImageName: "CIMorphologyMaximum / CIMorphologyMinimum / CIMorphologyRectangle*",
+        summary: "Dilate (max), erode (min), open (erode then dilate) or close (dilate then erode).",
+        parameters: [
+            ParameterInfo("radius", label: "Radius", range: 0...256, default: 4, unit: "px",
+                          doc: "Element radius in pixels at native resolution (disc: x² + y² ≤ r²; square: half side)."),
+        ])
+
+    public let operation: Operation
+    public let shape: Shape
+    public let radius: Double
+
+    public init(_ operation: Operation, shape: Shape = .disc, radius: Double) throws {
+        try Self.info.validate("radius", radius)
+        self.operation = operation
+        self.shape = shape
+        self.radius = radius
+    }
+
+    public var parameterKey: String { "\(operation.rawValue),\(shape.rawValue),r=\(radius)" }
+
+    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
+        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
+        return inputs[0]
+    }
+
+    var passes: [Bool] {  // true = max
+        switch operation {
+        case .dilate: return [true]
+        case .erode: return [false]
+        case .open: return [false, true]
+        case .close: return [true, false]
+        }
+    }
+
+    /// Half-widths of the element's rows dy = −R...R.
+    func halfWidths(scale: Double) -> [Int] {
+        let r = radius * scale
+        let reach = Int(r.rounded(.down))
+        if shape == .square { return [Int](repeating: reach, count: 2 * reach + 1) }
+        return (-reach...reach).map { dy in Int((r * r - Double(dy * dy)).squareRoot().rounded(.down)) }
+    }
+
+    public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {
+        let reach = halfWidths(scale: Double(target.size.width) / Double(extent.width)).count / 2
+        return [grown(target, by: reach * passes.count)]
+    }
+
+    public func render(_ inputs: [PixelBuffer], _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer {
+        let widths = halfWidths(scale: request.scale)
+        let reach = widths.count / 2
+        let frame = request.target.frame
+        // Holes become the identity of the operation, and back to holes at the end.
+        var current = inputs[0]
+        let hadHoles = current.samples.contains { $0.isNaN }
+        var remaining = passes.count
+        for isMax in passes {
+            remaining -= 1
+            if hadHoles {
+                let fill: Float = isMax ? -.infinity : .infinity
+                current.samples = current.samples.map { $0.isNaN || $0.isInfinite ? fill : $0 }
+            }
+            let region = request.region.outset(by: reach * remaining).intersection(frame)
+            current = Self.pass(current, region: region, frame: frame, widths: widths, isMax: isMax, context: context)
+            try context.checkCancelled()
+        }
+        if hadHoles { current.samples = current.samples.map { $0.isInfinite ? .nan : $0 } }
+        return current
+    }
+
+    /// One dilation (isMax) or erosion of `input` over `region`.
+    static func pass(_ input: PixelBuffer, region: PixelRect, frame: PixelRect, widths: [Int], isMax: Bool,
+                     context: RenderContext) -> PixelBuffer {
+        let reach = widths.count / 2
+        let distinct = Array(Set(widths)).sorted()
+        let ch = input.channels
+        let inR = input.region
+        let rowsFirst = max(frame.y, region.y - reach), rowsEnd = min(frame.maxY, region.maxY + reach)
+        let rowCount = rowsEnd - rowsFirst
+        let n = region.width
+        let ext = RunningExtremum(isMax: isMax)
+        // Horizontal extremum of every needed row, for every distinct half-width: [width][row][x][c].
+        let planeLength = rowCount * n * ch
+        var horizontal = [Float](repeating: 0, count: distinct.count * planeLength)
+        input.samples.withUnsafeBufferPointer { src in
+            horizontal.withUnsafeMutableBufferPointer { hb in
+                let s = src.baseAddress!, h = SendablePointer(hb.baseAddress!)
+                let maxW = distinct.last ?? 0
+                context.parallelRows(rowCount) { band in
+                    let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 4 * (n + 2 * maxW + 1))
+                    defer { scratch.deallocate() }
+                    let padded = scratch, fwd = scratch + (n + 2 * maxW + 1)
+                    let bwd = fwd + (n + 2 * maxW + 1), out = bwd + (n + 2 * maxW + 1)
+                    for r in band {
+                        let row = s + (rowsFirst + r - inR.y) * inR.width * ch
+                        for c in 0..<ch {
+                            for (wi, w) in distinct.enumerated() {
+                                for i in 0..<(n + 2 * w) {
+                                    let x = min(frame.maxX - 1, max(frame.x, region.x - w + i))
+                                    padded[i] = row[(x - inR.x) * ch + c]
+                                }
+                                ext.run(padded, window: 2 * w + 1, count: n, out: out, forward: fwd, backward: bwd)
+                                let dst = h.pointer + wi * planeLength + r * n * ch
+                                for x in 0..<n { dst[x * ch + c] = out[x] }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let widthIndex = widths.map { w in distinct.firstIndex(of: w)! }
+        return PixelBuffer(region: region, channels: ch) { out in
+            let o = SendablePointer(out.baseAddress!)
+            horizontal.withUnsafeBufferPointer { hb in
+                let h = hb.baseAddress!
+                context.parallelRows(region.height) { band in
+                    for y in band {
+                        let dst = o.pointer + y * n * ch
+                        for (d, wi) in widthIndex.enumerated() {
+                            let sy = min(frame.maxY - 1, max(frame.y, region.y + y - reach + d))
+                            let src = h + wi * planeLength + (sy - rowsFirst) * n * ch
+                            if d == 0 {
+                                dst.update(from: src, count: n * ch)
+                            } else if isMax {
+                                extremumRow(src, dst, n * ch, isMax: true)
+                            } else {
+                                extremumRow(src, dst, n * ch, isMax: false)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// dst[i] = max(dst[i], src[i]) (or min).
+@inline(__always)
+func extremumRow(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ n: Int, isMax: Bool) {
+    var i = 0
+    while i + 8 <= n {
+        let a = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
+        let b = UnsafeRawPointer(dst + i).loadUnaligned(as: SIMD8<Float>.self)
+        UnsafeMutableRawPointer(dst + i).storeBytes(of: isMax ? pointwiseMax(a, b) : pointwiseMin(a, b), as: SIMD8<Float>.self)
+        i += 8
+    }
+    while i < n { dst[i] = isMax ? max(dst[i], src[i]) : min(dst[i], src[i]); i += 1 }
+}
