@@ -1,5 +1,6 @@
 import DepthbookEngine
 import Foundation
+import Synchronization
 
 /// Backgrounds Backdrop can put behind a subject, generated (never shipped as files) at any size.
 ///
@@ -66,5 +67,22 @@ enum BackgroundLibrary {
             if hashUnit(sx, sy, 33) > 0.9985 { color = Vec3(1, 1, 0.95) }
             return color
         }
+    }
+}
+
+/// Backgrounds already made at a photo's size, so Backdrop generates each one once, not per render.
+final class BackgroundCache: Sendable {
+    static let shared = BackgroundCache()
+    private let images = Mutex([String: RGBImage8]())
+
+    func image(id: String, width: Int, height: Int) throws(SampleError) -> RGBImage8 {
+        let key = "\(id):\(width)x\(height)"
+        if let hit = images.withLock({ $0[key] }) { return hit }
+        let image = try SampleLibrary.background(id: id, width: width, height: height)
+        images.withLock { all in
+            if all.count >= 6 { all.removeAll() }
+            all[key] = image
+        }
+        return image
     }
 }

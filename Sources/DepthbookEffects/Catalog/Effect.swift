@@ -1,0 +1,73 @@
+import DepthbookEngine
+
+/// What a node shows when a cell is displayed: the page sees images, grey masks, or colour-mapped depth.
+enum PlaneRole: Sendable, Equatable {
+    case image
+    /// Mattes and masks, 0...1, shown as grey.
+    case mask
+    /// Depth or disparity (NaN holes), shown through a colour map: near red, far blue.
+    case depth(DepthKind)
+}
+
+/// A built recipe for one cell: the engine node, how to show it, and the threshold it cuts at (if any).
+struct BuiltNode: Sendable {
+    var node: Node
+    var role: PlaneRole
+    /// For threshold cells: the value of the input where the cut lies (the histogram's marker).
+    var marker: Double?
+
+    init(_ node: Node, role: PlaneRole, marker: Double? = nil) {
+        self.node = node
+        self.role = role
+        self.marker = marker
+    }
+}
+
+/// The inputs of one step, by slot name, already checked against the effect's input table.
+struct EffectInputs: Sendable {
+    let effect: String
+    let slots: [String: BuiltNode]
+
+    func node(_ name: String) throws(EffectError) -> Node { try built(name).node }
+
+    func built(_ name: String) throws(EffectError) -> BuiltNode {
+        guard let b = slots[name] else { throw .badInput(effect: effect, message: "input \"\(name)\" is not connected") }
+        return b
+    }
+
+    func optional(_ name: String) -> BuiltNode? { slots[name] }
+}
+
+/// One named effect: its documented table and how it builds a recipe from engine primitives.
+protocol Effect: Sendable {
+    static var description: EffectDescription { get }
+    static func build(_ inputs: EffectInputs, _ params: ResolvedParameters, _ context: EffectContext) throws -> BuiltNode
+}
+
+/// What effects may consult while building: the photo (faces, accuracy, size) and statistics of input
+/// nodes, computed once at the node's native resolution so a preview and the full render cut at the same value.
+struct EffectContext: Sendable {
+    let photo: Photo
+    let photoID: String
+    let evaluator: Evaluator
+    let statistics: StatisticsCache
+
+    /// Converts a size in full-resolution image pixels to pixels of `node`'s native extent (the engine's unit).
+    func nativePixels(_ fullResolution: Double, for node: Node) -> Double {
+        fullResolution * Double(node.extent.width) / Double(max(1, photo.width))
+    }
+
+    /// The node rendered whole at its native size (cached per node key for this photo).
+    func native(_ node: Node) throws -> PixelBuffer {
+        if let hit = statistics.buffer(node.key) { return hit }
+        let buffer = try evaluator.render(node, RenderTarget(size: node.extent))
+        statistics.store(node.key, buffer)
+        return buffer
+    }
+
+    /// The `p`-th percentile (0...100) of the node's valid (non-NaN) samples, nil when all are holes.
+    func percentile(_ node: Node, _ p: Double) throws -> Double? {
+        let buffer = try native(node)
+        return Statistics.percentile(buffer.samples, p)
+    }
+}

@@ -1,0 +1,49 @@
+/// Why an effect or a notebook cell could not render. Every message tells the user what to change.
+public enum EffectError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The photo lacks a plane the cell needs (`photo.skin`, `photo.disparity`, ...).
+    case missingPlane(String)
+    case unknownEffect(String)
+    case unknownParameter(effect: String, name: String)
+    case badParameter(effect: String, name: String, message: String)
+    /// An input slot is missing, unknown, or fed the wrong kind of thing.
+    case badInput(effect: String, message: String)
+    case unknownCell(String)
+    /// The cell exists but has nothing to render (a note, an unsupported kind).
+    case notRenderable(String)
+    case badRequest(String)
+    case cancelled
+    /// The engine refused (a message from below, passed on).
+    case engine(String)
+
+    /// Whether the failure is the photo's (it lacks what the effect needs) rather than the request's.
+    public var isUnsupportedByPhoto: Bool {
+        if case .missingPlane = self { return true }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .missingPlane(let plane):
+            return "this photo has no \(plane) plane (\(EffectError.planeHelp(plane))); open a photo that has one"
+        case .unknownEffect(let id): return "there is no effect \"\(id)\""
+        case let .unknownParameter(effect, name): return "\(effect) has no parameter \"\(name)\""
+        case let .badParameter(effect, name, message): return "\(effect).\(name): \(message)"
+        case let .badInput(effect, message): return "\(effect): \(message)"
+        case .unknownCell(let id): return "there is no cell \"\(id)\""
+        case .notRenderable(let id): return "cell \"\(id)\" has no image to render"
+        case .badRequest(let message): return message
+        case .cancelled: return "render cancelled"
+        case .engine(let message): return message
+        }
+    }
+
+    private static func planeHelp(_ plane: String) -> String {
+        switch plane {
+        case "photo.disparity", "photo.depth": return "it was taken without depth"
+        case "photo.portraitEffectsMatte": return "portrait mattes come only with people in portrait mode"
+        case "photo.skin", "photo.hair", "photo.teeth", "photo.glasses", "photo.sky":
+            return "semantic mattes come only with portrait captures of people"
+        default: return "not in this file"
+        }
+    }
+}

@@ -1,0 +1,134 @@
+/// One documented knob of an effect: the table row that drives validation, the notebook JSON and the page's
+/// slider (name, label, range, default, unit, one line of doc).
+public struct EffectParameter: Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable { case number, choice, bool, point }
+
+    public let name: String
+    public let label: String
+    public let kind: Kind
+    public let min: Double?
+    public let max: Double?
+    public let step: Double?
+    public let defaultValue: ParameterValue
+    public let unit: String
+    public let choices: [String]
+    public let doc: String
+
+    /// A number in `range`, moved in `step`s.
+    public static func number(_ name: String, _ label: String, _ range: ClosedRange<Double>, default value: Double,
+                              step: Double, unit: String = "", doc: String) -> EffectParameter {
+        EffectParameter(name: name, label: label, kind: .number, min: range.lowerBound, max: range.upperBound, step: step,
+                        defaultValue: .number(value), unit: unit, choices: [], doc: doc)
+    }
+
+    /// One of a few named options.
+    public static func choice(_ name: String, _ label: String, _ choices: [String], default value: String,
+                              doc: String) -> EffectParameter {
+        EffectParameter(name: name, label: label, kind: .choice, min: nil, max: nil, step: nil,
+                        defaultValue: .choice(value), unit: "", choices: choices, doc: doc)
+    }
+
+    public static func bool(_ name: String, _ label: String, default value: Bool, doc: String) -> EffectParameter {
+        EffectParameter(name: name, label: label, kind: .bool, min: nil, max: nil, step: nil,
+                        defaultValue: .bool(value), unit: "", choices: [], doc: doc)
+    }
+
+    /// A point in normalised upright image coordinates; (-1, -1) conventionally means "not set".
+    public static func point(_ name: String, _ label: String, default value: (Double, Double), doc: String) -> EffectParameter {
+        EffectParameter(name: name, label: label, kind: .point, min: nil, max: nil, step: nil,
+                        defaultValue: .point(x: value.0, y: value.1), unit: "", choices: [], doc: doc)
+    }
+
+    /// Checks a value the notebook gives against this row, returning it or a message saying what to change.
+    func validate(_ value: ParameterValue, effect: String) throws(EffectError) -> ParameterValue {
+        switch (kind, value) {
+        case (.number, .number(let n)):
+            guard n.isFinite else { throw .badParameter(effect: effect, name: name, message: "must be a finite number") }
+            if let min, n < min - 1e-9 { throw .badParameter(effect: effect, name: name, message: "\(n) is below the minimum \(min)") }
+            if let max, n > max + 1e-9 { throw .badParameter(effect: effect, name: name, message: "\(n) is above the maximum \(max)") }
+            return value
+        case (.choice, .choice(let c)):
+            guard choices.contains(c) else {
+                throw .badParameter(effect: effect, name: name, message: "\"\(c)\" is not one of \(choices.joined(separator: ", "))")
+            }
+            return value
+        case (.bool, .bool):
+            return value
+        case (.point, .point(let x, let y)):
+            guard x.isFinite, y.isFinite else { throw .badParameter(effect: effect, name: name, message: "must be a finite point") }
+            return value
+        default:
+            throw .badParameter(effect: effect, name: name, message: "expects a \(kind.rawValue)")
+        }
+    }
+}
+
+/// One input slot of an effect.
+public struct EffectInput: Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable { case image, plane }
+    public let name: String
+    public let kind: Kind
+    public let optional: Bool
+
+    public init(_ name: String, _ kind: Kind, optional: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.optional = optional
+    }
+}
+
+/// Everything the page needs to show an effect: the `effects` request answers a list of these.
+public struct EffectDescription: Sendable, Equatable, Encodable {
+    public let id: String
+    public let title: String
+    public let summary: String
+    public let output: EffectInput.Kind
+    public let inputs: [EffectInput]
+    public let parameters: [EffectParameter]
+
+    public init(id: String, title: String, summary: String, output: EffectInput.Kind, inputs: [EffectInput],
+                parameters: [EffectParameter]) {
+        self.id = id
+        self.title = title
+        self.summary = summary
+        self.output = output
+        self.inputs = inputs
+        self.parameters = parameters
+    }
+
+    public func parameter(_ name: String) -> EffectParameter? { parameters.first { $0.name == name } }
+
+    enum CodingKeys: String, CodingKey { case id, title, summary, output, inputs, parameters }
+    enum InputKeys: String, CodingKey { case name, kind, optional }
+    enum ParameterKeys: String, CodingKey { case name, label, type, min, max, step, `default`, unit, choices, doc }
+
+    /// The JSON shape of `docs/protocol.md` (`effects` request).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(title, forKey: .title)
+        try c.encode(summary, forKey: .summary)
+        try c.encode(output, forKey: .output)
+        var inputList = c.nestedUnkeyedContainer(forKey: .inputs)
+        for input in inputs {
+            var i = inputList.nestedContainer(keyedBy: InputKeys.self)
+            try i.encode(input.name, forKey: .name)
+            try i.encode(input.kind, forKey: .kind)
+            try i.encode(input.optional, forKey: .optional)
+        }
+        var parameterList = c.nestedUnkeyedContainer(forKey: .parameters)
+        for p in parameters {
+            var e = parameterList.nestedContainer(keyedBy: ParameterKeys.self)
+            try e.encode(p.name, forKey: .name)
+            try e.encode(p.label, forKey: .label)
+            try e.encode(p.kind, forKey: .type)
+            try e.encodeIfPresent(p.min, forKey: .min)
+            try e.encodeIfPresent(p.max, forKey: .max)
+            try e.encodeIfPresent(p.step, forKey: .step)
+            try e.encode(p.defaultValue, forKey: .default)
+            try e.encode(p.unit, forKey: .unit)
+            if !p.choices.isEmpty { try e.encode(p.choices, forKey: .choices) }
+            try e.encode(p.doc, forKey: .doc)
+        }
+    }
+}

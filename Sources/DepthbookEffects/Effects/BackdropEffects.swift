@@ -1,0 +1,112 @@
+import DepthbookEngine
+
+/// Backdrop's foreground mask (2018, TrueDepth part): the depth at the face, a threshold a margin behind it
+/// (25 cm in real units when the depth is absolute; a fraction of the face's disparity when only relative),
+/// a Gaussian blur for the transition's slope and a gamma to narrow it (> 1) or widen it into a halo (< 1).
+struct FaceDepthMaskEffect: Effect {
+    static let description = EffectDescription(
+        id: "faceDepthMask", title: "Face-depth mask",
+        summary: "Everything nearer than the face plus a margin: blurred and gamma-adjusted, Backdrop's foreground.",
+        output: .plane, inputs: [EffectInput("disparity", .plane)], parameters: parameters)
+
+    static let parameters: [EffectParameter] = [
+        .choice("source", "Subject depth from", ["auto", "face", "point", "nearest"], default: "auto",
+                doc: "auto: the photo's face regions, else the clicked point, else the nearest large region."),
+        .point("point", "Point", default: (-1, -1), doc: "A point on the subject (normalised image coordinates); used when there is no face region."),
+        .number("margin", "Margin", 0...200, default: 25, step: 1, unit: "cm",
+                doc: "How far behind the face still counts as foreground (absolute depth)."),
+        .number("relativeMargin", "Relative margin", 0...90, default: 20, step: 1, unit: "%",
+                doc: "For relative depth: the cut lies this fraction of the face's disparity below it."),
+        .number("blur", "Blur", 0...200, default: 16, step: 0.5, unit: "px", doc: "Gaussian sigma of the transition, full-resolution pixels."),
+        .number("gamma", "Gamma", 0.1...5, default: 1, step: 0.05, doc: "Above 1 narrows the foreground; below 1 widens it into a halo."),
+    ]
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        let input = try inputs.built("disparity")
+        guard case .depth(let kind) = input.role else {
+            throw EffectError.badInput(effect: description.id, message: "input must be the photo's depth or disparity")
+        }
+        let native = try c.native(input.node)
+        let subject = try subjectValue(native, p, c, nearIsHigh: kind == .disparity)
+        let absolute = c.photo.depth?.accuracy == .absolute
+        let cut: Double
+        let keepBelow: Bool
+        switch (kind, absolute) {
+        case (.disparity, true):
+            cut = 1 / (1 / subject + p.number("margin") / 100)
+            keepBelow = false
+        case (.disparity, false):
+            cut = subject * (1 - p.number("relativeMargin") / 100)
+            keepBelow = false
+        case (.depth, true):
+            cut = subject + p.number("margin") / 100
+            keepBelow = true
+        case (.depth, false):
+            cut = subject / (1 - p.number("relativeMargin") / 100)
+            keepBelow = true
+        }
+        var mask = try Primitives.threshold(input.node, cut, keepBelow: keepBelow)
+        mask = try Primitives.feather(mask, sigma: c.nativePixels(p.number("blur"), for: mask))
+        mask = try Primitives.gamma(mask, p.number("gamma"))
+        // As the talk does it: blur and gamma at the depth map's resolution, then upscale to the image.
+        mask = try Primitives.resample(mask, to: PixelSize(width: c.photo.width, height: c.photo.height), .bilinear)
+        return BuiltNode(mask, role: .mask, marker: cut)
+    }
+
+    /// The plane's value at the subject: the median of the valid samples around the face centre or the point,
+    /// or of the nearest 8 % of the frame.
+    static func subjectValue(_ plane: PixelBuffer, _ p: ResolvedParameters, _ c: EffectContext, nearIsHigh: Bool) throws -> Double {
+        let source = p.choice("source")
+        let face = c.photo.faces.first { $0.type.lowercased() == "face" } ?? c.photo.faces.first
+        let point = p.point("point")
+        func around(_ x: Double, _ y: Double, radius: Double) -> Double? {
+            let cx = Int(x * Double(plane.width)), cy = Int(y * Double(plane.height))
+            let r = max(1, Int(radius * Double(plane.width)))
+            var values = [Float]()
+            for yy in max(0, cy - r)...min(plane.height - 1, cy + r) {
+                for xx in max(0, cx - r)...min(plane.width - 1, cx + r) {
+                    let v = plane.samples[yy * plane.width + xx]
+                    if !v.isNaN { values.append(v) }
+                }
+            }
+            return Statistics.percentile(values, 50)
+        }
+        if source == "face" || (source == "auto" && face != nil) {
+            guard let face else {
+                throw EffectError.badInput(effect: description.id, message: "the photo has no face regions; choose a point or \"nearest\"")
+            }
+            let w = Double(max(1, c.photo.width)), h = Double(max(1, c.photo.height))
+            if let v = around(face.centerX / w, face.centerY / h, radius: 0.1 * face.width / w) { return v }
+        }
+        if source == "point" || (source == "auto" && point != nil) {
+            guard let point else {
+                throw EffectError.badInput(effect: description.id, message: "click a point on the subject first")
+            }
+            if let v = around(point.x, point.y, radius: 0.015) { return v }
+        }
+        guard let v = Statistics.percentile(plane.samples, nearIsHigh ? 92 : 8) else {
+            throw EffectError.badInput(effect: description.id, message: "the depth has no valid values")
+        }
+        return v
+    }
+}
+
+/// Backdrop: the photo's subject over a new background, through the face-depth mask.
+struct BackdropEffect: Effect {
+    static let description = EffectDescription(
+        id: "backdrop", title: "Backdrop",
+        summary: "Replace the background: a face-depth mask blends the subject over a bundled or given background.",
+        output: .image,
+        inputs: [EffectInput("image", .image), EffectInput("disparity", .plane), EffectInput("background", .image, optional: true)],
+        parameters: [
+            .choice("backgroundImage", "Background", SampleLibrary.backgrounds.map(\.id), default: "mountains",
+                    doc: "Bundled background, used when no background input is connected."),
+        ] + FaceDepthMaskEffect.parameters)
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        let mask = try FaceDepthMaskEffect.build(
+            inputs, try ResolvedParameters(p.subset(FaceDepthMaskEffect.description), for: FaceDepthMaskEffect.description), c)
+        let background = try inputs.optional("background")?.node ?? Primitives.background(p.choice("backgroundImage"), context: c)
+        return BuiltNode(try Primitives.blend(try inputs.node("image"), background, mask: mask.node), role: .image, marker: mask.marker)
+    }
+}

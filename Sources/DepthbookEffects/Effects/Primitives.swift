@@ -1,0 +1,83 @@
+import DepthbookEngine
+
+/// The one place effects turn into engine nodes: each function applies one primitive. Identity parameters
+/// add no node at all, so "no change" is exactly the input (and costs nothing).
+enum Primitives {
+    static func photo(_ c: EffectContext, _ plane: PhotoPlane) throws -> Node {
+        try Node(PhotoSource(photo: c.photo, plane: plane, photoID: c.photoID))
+    }
+
+    static func resample(_ node: Node, to size: PixelSize, _ method: ResamplingMethod) throws -> Node {
+        if node.extent == size { return node }
+        return try node.applying(Resample(to: size, method: method))
+    }
+
+    static func gaussianBlur(_ node: Node, sigma: Double) throws -> Node {
+        sigma <= 0 ? node : try node.applying(GaussianBlur(sigma: sigma))
+    }
+
+    /// A feathered mask: Gaussian blur, then clamped back into 0...1 (the sum of weights may round above 1).
+    static func feather(_ mask: Node, sigma: Double) throws -> Node {
+        sigma <= 0 ? mask : try gaussianBlur(mask, sigma: sigma).applying(ClampUnit())
+    }
+
+    static func discBlur(_ node: Node, radius: Double) throws -> Node {
+        radius < 0.5 ? node : try node.applying(DiscBlur(radius: min(radius, 200)))
+    }
+
+    static func closing(_ node: Node, radius: Double) throws -> Node {
+        radius < 0.5 ? node : try node.applying(Morphology(.close, shape: .disc, radius: min(radius, 256)))
+    }
+
+    /// 1 at or above `cut` (or at or below, for metric depth), else 0; holes 0.
+    static func threshold(_ node: Node, _ cut: Double, keepBelow: Bool = false) throws -> Node {
+        keepBelow ? try node.applying(ThresholdBelow(cut: Float(cut))) : try node.applying(Threshold(cut))
+    }
+
+    static func colorMatrix(_ node: Node, _ matrix: [Double], clamp: Bool = true) throws -> Node {
+        try node.applying(ColorMatrix(matrix: matrix, clamp: clamp))
+    }
+
+    static func exposure(_ node: Node, ev: Double) throws -> Node {
+        ev == 0 ? node : try node.applying(ExposureFilter(ev: Float(ev)))
+    }
+
+    static func noir(_ node: Node) throws -> Node { try node.applying(NoirFilter()) }
+
+    /// Saturation about Rec.601 luma, then contrast about 0.5, then brightness, as one clamped matrix.
+    static func colorControls(_ node: Node, saturation s: Double, contrast k: Double, brightness b: Double) throws -> Node {
+        if s == 1 && k == 1 && b == 0 { return node }
+        let luma = [0.299, 0.587, 0.114]
+        var m = [Double]()
+        for row in 0..<3 {
+            for col in 0..<3 { m.append(k * ((row == col ? s : 0) + (1 - s) * luma[col])) }
+            m.append(0.5 * (1 - k) + b)
+        }
+        return try colorMatrix(node, m)
+    }
+
+    static func vibrance(_ node: Node, amount: Double) throws -> Node {
+        amount == 0 ? node : try node.applying(VibranceFilter(amount: Float(amount)))
+    }
+
+    static func gamma(_ node: Node, _ power: Double) throws -> Node {
+        power == 1 ? node : try node.applying(PowerFilter(power: Float(power)))
+    }
+
+    static func maximumComponent(_ node: Node) throws -> Node { try node.applying(MaximumComponentFilter()) }
+
+    static func blend(_ foreground: Node, _ background: Node, mask: Node) throws -> Node {
+        try Node(BlendWithMask(), [foreground, background, mask])
+    }
+
+    static func scaleMask(_ node: Node, by factor: Double) throws -> Node {
+        factor == 1 ? node : try node.applying(ScalePlane(factor: Float(factor)))
+    }
+
+    /// A bundled background generated once at the photo's size (the talk's "resize once, not per frame").
+    static func background(_ id: String, context c: EffectContext) throws -> Node {
+        let width = c.photo.width, height = c.photo.height
+        let image = try BackgroundCache.shared.image(id: id, width: width, height: height)
+        return try Node(PhotoSource(photo: Photo(image: image), plane: .image, photoID: "background:\(id):\(width)x\(height)"))
+    }
+}

@@ -1,0 +1,116 @@
+import DepthbookEngine
+
+/// The matte's subject box in normalised frame coordinates, from the matte at its native resolution.
+func subjectBox(_ matte: Node, effect: String, _ c: EffectContext) throws -> SubjectBounds {
+    let buffer = try c.native(matte)
+    guard let box = SubjectBounds.of(buffer) else {
+        throw EffectError.badInput(effect: effect, message: "the matte is empty: there is no subject to move")
+    }
+    let w = Double(buffer.width), h = Double(buffer.height)
+    return SubjectBounds(minX: box.minX / w, minY: box.minY / h, maxX: box.maxX / w, maxY: box.maxY / h)
+}
+
+/// What the subject covers, filled from around it: the plate Big Head and Marching draw over.
+struct FillBehindSubjectEffect: Effect {
+    static let description = EffectDescription(
+        id: "fillBehindSubject", title: "Fill behind the subject",
+        summary: "Remove the matted subject and fill the area from the surrounding background (push-pull inpainting).",
+        output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
+        parameters: [
+            .number("grow", "Grow", 0...200, default: 24, step: 1, unit: "px",
+                    doc: "Full-resolution pixels the hole is grown beyond the matte so no hair fringe is left behind."),
+        ])
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        let image = try inputs.node("image")
+        let node = try Node(InpaintFilter(grow: c.nativePixels(p.number("grow"), for: image)), [image, try inputs.node("matte")])
+        return BuiltNode(node, role: .image)
+    }
+}
+
+/// Big Head's first step: the subject scaled about its base over the filled plate.
+struct ScaleSubjectEffect: Effect {
+    static let description = EffectDescription(
+        id: "scaleSubject", title: "Scale the subject",
+        summary: "Make the matted subject bigger or smaller, anchored at its base; what it uncovers is filled from around it.",
+        output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
+        parameters: [
+            .number("scale", "Scale", 0.5...2, default: 1.3, step: 0.01, doc: "Subject size relative to the original (1 leaves the photo unchanged)."),
+            .number("grow", "Fill margin", 0...200, default: 24, step: 1, unit: "px", doc: "How far beyond the matte the fill reaches."),
+            .choice("output", "Show", ["composite", "matte", "plate"], default: "composite",
+                    doc: "The result, the scaled matte (white where the subject now is), or the plate behind it."),
+        ])
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        let image = try inputs.node("image"), matte = try inputs.node("matte")
+        let output = SubjectScaleFilter.Output(rawValue: p.choice("output")) ?? .composite
+        let node = try scaled(image: image, matte: matte, scale: p.number("scale"), grow: p.number("grow"), output: output, c)
+        return BuiltNode(node, role: output == .matte ? .mask : .image)
+    }
+
+    static func scaled(image: Node, matte: Node, scale: Double, grow: Double, output: SubjectScaleFilter.Output,
+                       _ c: EffectContext) throws -> Node {
+        let base = try subjectBox(matte, effect: description.id, c).base
+        let fill = try Node(InpaintFilter(grow: c.nativePixels(grow, for: image)), [image, matte])
+        return try Node(SubjectScaleFilter(scale: scale, anchorX: base.x, anchorY: base.y, output: output), [image, matte, fill])
+    }
+}
+
+/// Big Head, whole: scale the subject, then the pseudo depth of field of the demo (contrast on the subject,
+/// blur on the background).
+struct BigHeadEffect: Effect {
+    static let description = EffectDescription(
+        id: "bigHead", title: "Big Head",
+        summary: "Resize the matted subject against the background, then pop it: more contrast in front, blur behind.",
+        output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
+        parameters: [
+            .number("scale", "Scale", 0.5...2, default: 1.3, step: 0.01, doc: "Subject size relative to the original."),
+            .number("grow", "Fill margin", 0...200, default: 24, step: 1, unit: "px", doc: "How far beyond the matte the fill reaches."),
+            .number("contrast", "Subject contrast", 0.5...2, default: 1.15, step: 0.01, doc: "Contrast of the subject (1 leaves it)."),
+            .number("blur", "Background blur", 0...200, default: 16, step: 0.5, unit: "px", doc: "Gaussian blur of the background (0 leaves it sharp)."),
+        ])
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        let image = try inputs.node("image"), matte = try inputs.node("matte")
+        let scale = p.number("scale"), grow = p.number("grow")
+        let composite = try ScaleSubjectEffect.scaled(image: image, matte: matte, scale: scale, grow: grow, output: .composite, c)
+        let contrast = p.number("contrast"), blur = p.number("blur")
+        if contrast == 1 && blur == 0 { return BuiltNode(composite, role: .image) }
+        let newMatte = try ScaleSubjectEffect.scaled(image: image, matte: matte, scale: scale, grow: grow, output: .matte, c)
+        let plate = try ScaleSubjectEffect.scaled(image: image, matte: matte, scale: scale, grow: grow, output: .plate, c)
+        let front = try Primitives.colorControls(composite, saturation: 1, contrast: contrast, brightness: 0)
+        let back = try Primitives.gaussianBlur(plate, sigma: c.nativePixels(blur, for: plate))
+        return BuiltNode(try Primitives.blend(front, back, mask: newMatte), role: .image)
+    }
+}
+
+/// Marching: the subject repeated in a line, receding or advancing.
+struct MarchingEffect: Effect {
+    static let description = EffectDescription(
+        id: "marching", title: "Marching",
+        summary: "Copies of the matted subject stitched together in a line, drawn back to front.",
+        output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
+        parameters: parameters + [
+            .choice("output", "Show", ["composite", "coverage"], default: "composite",
+                    doc: "The picture, or the copies' coverage as a mask."),
+        ])
+
+    static let parameters: [EffectParameter] = [
+        .number("count", "Copies", 1...120, default: 6, step: 1, doc: "Subjects in the picture, the original included."),
+        .number("spacing", "Spacing", -0.5...0.5, default: 0.16, step: 0.005, unit: "frame widths",
+                doc: "Sideways step from one copy to the next (negative marches left)."),
+        .number("scaleStep", "Scale step", 0.5...1.5, default: 0.82, step: 0.01,
+                doc: "Each copy's size relative to the previous: below 1 recedes, above 1 advances."),
+        .number("horizon", "Horizon", 0...1, default: 0.4, step: 0.01,
+                doc: "Height of the horizon (fraction of the frame from the top) that receding copies approach."),
+    ]
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        let image = try inputs.node("image"), matte = try inputs.node("matte")
+        let box = try subjectBox(matte, effect: description.id, c)
+        let output = MarchingFilter.Output(rawValue: p.choice("output")) ?? .composite
+        let filter = MarchingFilter(count: p.int("count"), spacing: p.number("spacing"), scaleStep: p.number("scaleStep"),
+                                    horizon: p.number("horizon"), subject: box, output: output)
+        return BuiltNode(try Node(filter, [image, matte]), role: output == .coverage ? .mask : .image)
+    }
+}

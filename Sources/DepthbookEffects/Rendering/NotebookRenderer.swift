@@ -1,0 +1,125 @@
+import DepthbookEngine
+import Foundation
+import Synchronization
+
+/// Renders any cell of a notebook over one photo: the server keeps one per open photo, the command line one
+/// per run. It owns the engine cache for that photo, so moving one slider recomputes only the nodes after it.
+public final class NotebookRenderer: Sendable {
+    public let photo: Photo
+    private let photoID: String
+    private let cache: RenderCache
+    private let statistics = StatisticsCache()
+
+    /// `cacheBytes` bounds the rendered intermediates kept between renders.
+    public init(photo: Photo, cacheBytes: Int = 384 << 20) {
+        self.photo = photo
+        self.photoID = NotebookRenderer.nextID()
+        self.cache = RenderCache(byteLimit: cacheBytes)
+    }
+
+    /// The effect catalog the page shows (`effects` request).
+    public static var catalog: [EffectDescription] { EffectCatalog.descriptions }
+
+    /// The catalog as the protocol's JSON (`{"effects": [...]}` holds this array).
+    public static var catalogJSON: JSONValue {
+        guard let data = try? JSONEncoder().encode(catalog),
+              let value = try? JSONDecoder().decode(JSONValue.self, from: data) else { return .array([]) }
+        return value
+    }
+
+    /// Renders `cell` for `request`, stopping with `EffectError.cancelled` when `isCancelled` says so.
+    public func render(notebook: Notebook, cell: String, request: CellRenderRequest,
+                       isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> RenderedCell {
+        let target = try target(for: request)
+        let evaluator = Evaluator(context: RenderContext(cache: cache, isCancelled: isCancelled))
+        do {
+            var builder = try RecipeBuilder(notebook: notebook, context: context(evaluator))
+            let built = try builder.build(cell)
+            let (display, kind) = try displayNode(built, evaluator)
+            var image = try evaluator.renderBytes(display, target)
+            if image.channels == 1 { image = Self.grey(image) }
+            return RenderedCell(image: image, cacheHits: evaluator.context.cacheHits,
+                                cacheMisses: evaluator.context.cacheMisses, kind: kind)
+        } catch let error as RenderError {
+            throw EffectError(error)
+        }
+    }
+
+    /// The histogram of a cell or plane at its native resolution. For a step that cuts at a threshold it is the
+    /// histogram of what was cut (its plane input), with the cut as the marker.
+    public func histogram(notebook: Notebook, reference: String, bins: Int) throws -> CellHistogram {
+        guard (2...1024).contains(bins) else { throw EffectError.badRequest("bins must be 2...1024, got \(bins)") }
+        let evaluator = Evaluator(context: RenderContext(cache: cache))
+        do {
+            let context = context(evaluator)
+            var builder = try RecipeBuilder(notebook: notebook, context: context)
+            let built = try builder.build(reference)
+            var source = built.node
+            if built.marker != nil, let cell = notebook.cell(reference), cell.kind == .step {
+                let (effect, inputs) = try builder.stepInputs(cell)
+                if let slot = effect.description.inputs.first(where: { $0.kind == .plane }), let input = inputs.optional(slot.name) {
+                    source = input.node
+                }
+            }
+            var samples = try context.native(source).samples
+            if source.kind == .image { samples = Self.luma(samples) }
+            let h = Statistics.histogram(samples, bins: bins)
+            return CellHistogram(bins: h.bins, min: h.min, max: h.max, marker: built.marker, holes: h.holes)
+        } catch let error as RenderError {
+            throw EffectError(error)
+        }
+    }
+
+    private func context(_ evaluator: Evaluator) -> EffectContext {
+        EffectContext(photo: photo, photoID: photoID, evaluator: evaluator, statistics: statistics)
+    }
+
+    private func target(for request: CellRenderRequest) throws(EffectError) -> RenderTarget {
+        let full = PixelSize(width: photo.width, height: photo.height)
+        if let r = request.region {
+            let region = PixelRect(x: r.x, y: r.y, width: r.width, height: r.height).intersection(PixelRect(full))
+            guard r.width > 0, r.height > 0, !region.isEmpty else {
+                throw .badRequest("the crop (\(r.x), \(r.y), \(r.width)×\(r.height)) is outside the \(full) image")
+            }
+            return RenderTarget(size: full, region: region)
+        }
+        guard (16...16384).contains(request.width) else { throw .badRequest("width must be 16...16384 px, got \(request.width)") }
+        let height = max(1, Int((Double(request.width) * Double(photo.height) / Double(max(1, photo.width))).rounded()))
+        return RenderTarget(size: PixelSize(width: request.width, height: height))
+    }
+
+    /// What the page sees of a node: images as they are, masks grey, depth through the colour map scaled to
+    /// the plane's own range (near red, far blue).
+    private func displayNode(_ built: BuiltNode, _ evaluator: Evaluator) throws -> (Node, RenderedCell.Kind) {
+        switch built.role {
+        case .image: return (built.node, .image)
+        case .mask: return (built.node, .mask)
+        case .depth(let kind):
+            // The photo's own range (converted to the plane's kind): no need to render the plane to scale it.
+            let range = photo.depth?.converted(to: kind).range ?? 0...1
+            let (near, far) = kind == .disparity ? (range.upperBound, range.lowerBound) : (range.lowerBound, range.upperBound)
+            return (try built.node.applying(DepthColorMap(near: near, far: far)), .depth)
+        }
+    }
+
+    private static func grey(_ plane: Raster<UInt8>) -> RGBImage8 {
+        var out = [UInt8](repeating: 0, count: plane.samples.count * 3)
+        for (i, v) in plane.samples.enumerated() { out[i * 3] = v; out[i * 3 + 1] = v; out[i * 3 + 2] = v }
+        return RGBImage8(width: plane.width, height: plane.height, channels: 3, samples: out)
+    }
+
+    private static func luma(_ rgb: [Float]) -> [Float] {
+        stride(from: 0, to: rgb.count - 2, by: 3).map { 0.299 * rgb[$0] + 0.587 * rgb[$0 + 1] + 0.114 * rgb[$0 + 2] }
+    }
+
+    private static let counter = Mutex(0)
+
+    /// A per-renderer identity for cache keys: each renderer has its own cache, so uniqueness is all it needs.
+    private static func nextID() -> String {
+        let n = counter.withLock { c in
+            c += 1
+            return c
+        }
+        return "renderer-\(n)"
+    }
+}

@@ -1,0 +1,99 @@
+import DepthbookEngine
+
+/// Turns a notebook's cells into engine nodes for one photo, following references up the notebook.
+/// Each cell is built once per call, so a cell read by several later ones is one shared node (and one
+/// cache entry).
+struct RecipeBuilder {
+    let notebook: Notebook
+    let context: EffectContext
+    private var built: [String: BuiltNode] = [:]
+
+    init(notebook: Notebook, context: EffectContext) throws(EffectError) {
+        do { try notebook.validate() } catch { throw .badRequest("\(error)") }
+        self.notebook = notebook
+        self.context = context
+    }
+
+    /// A plane reference (`photo.skin`) or a cell id.
+    mutating func build(_ reference: String) throws -> BuiltNode {
+        if reference == "photo" || reference.hasPrefix("photo.") { return try plane(reference) }
+        if let known = built[reference] { return known }
+        guard let cell = notebook.cell(reference) else { throw EffectError.unknownCell(reference) }
+        let result: BuiltNode
+        switch cell.kind {
+        case .photo: result = try plane("photo.image")
+        case .view: result = try build(cell.input ?? "photo.image")
+        case .step: result = try step(cell)
+        case .note, .unsupported: throw EffectError.notRenderable(cell.id)
+        }
+        built[reference] = result
+        return result
+    }
+
+    /// The step's cell, its effect, and the built inputs (for histograms of what a threshold cut).
+    mutating func stepInputs(_ cell: Cell) throws -> (any Effect.Type, EffectInputs) {
+        guard let name = cell.effect, let effect = EffectCatalog.effect(name) else {
+            throw EffectError.unknownEffect(cell.effect ?? "")
+        }
+        let d = effect.description
+        let given = cell.inputs ?? [:]
+        for slot in given.keys.sorted() where !d.inputs.contains(where: { $0.name == slot }) {
+            throw EffectError.badInput(effect: d.id, message: "has no input \"\(slot)\" (inputs: \(d.inputs.map(\.name).joined(separator: ", ")))")
+        }
+        var slots = [String: BuiltNode]()
+        for input in d.inputs {
+            guard let reference = given[input.name] else {
+                if input.optional { continue }
+                throw EffectError.badInput(effect: d.id, message: "input \"\(input.name)\" is not connected")
+            }
+            let node = try build(reference)
+            let kind: EffectInput.Kind = node.node.kind == .image ? .image : .plane
+            guard kind == input.kind else {
+                throw EffectError.badInput(effect: d.id, message: "input \"\(input.name)\" needs \(input.kind == .image ? "an image" : "a plane (depth, matte or mask)"), but \"\(reference)\" is \(kind == .image ? "an image" : "a plane")")
+            }
+            slots[input.name] = node
+        }
+        return (effect, EffectInputs(effect: d.id, slots: slots))
+    }
+
+    private mutating func step(_ cell: Cell) throws -> BuiltNode {
+        let (effect, inputs) = try stepInputs(cell)
+        let params = try ResolvedParameters(cell.params ?? [:], for: effect.description)
+        do {
+            return try effect.build(inputs, params, context)
+        } catch let error as RenderError {
+            throw EffectError(error)
+        }
+    }
+
+    private func plane(_ reference: String) throws -> BuiltNode {
+        let name = reference == "photo" ? "image" : String(reference.dropFirst("photo.".count))
+        let photo = context.photo
+        switch name {
+        case "image":
+            return BuiltNode(try Primitives.photo(context, .image), role: .image)
+        case "disparity", "depth":
+            guard photo.depth != nil else { throw EffectError.missingPlane(reference) }
+            let kind: DepthKind = name == "depth" ? .depth : .disparity
+            return BuiltNode(try Primitives.photo(context, kind == .depth ? .depth : .disparity), role: .depth(kind))
+        default:
+            guard let kind = MatteKind(rawValue: name) else {
+                throw EffectError.badRequest("\"\(reference)\" is not a photo plane (photo.image, photo.disparity, photo.depth, "
+                    + MatteKind.allCases.map { "photo.\($0.rawValue)" }.joined(separator: ", ") + ")")
+            }
+            guard photo.matte(kind) != nil else { throw EffectError.missingPlane(reference) }
+            return BuiltNode(try Primitives.photo(context, .matte(kind)), role: .mask)
+        }
+    }
+}
+
+extension EffectError {
+    /// The engine's errors, in the effects' terms.
+    init(_ error: RenderError) {
+        switch error {
+        case .cancelled: self = .cancelled
+        case .missingPlane(let plane): self = .missingPlane(plane)
+        default: self = .engine(error.description)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import DepthbookEngine
+
+/// What to render of a cell: a preview `width` pixels wide of the whole picture, or (with `region`) a crop
+/// of the full-resolution upright image, pixel for pixel.
+public struct CellRenderRequest: Sendable, Equatable {
+    public struct Region: Sendable, Equatable {
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var height: Int
+
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    public var width: Int
+    public var region: Region?
+
+    public init(width: Int, region: Region? = nil) {
+        self.width = width
+        self.region = region
+    }
+}
+
+/// A rendered cell: 8-bit RGB ready for JPEG (planes already turned into grey or a colour map) and how much
+/// of the recipe came from the cache.
+public struct RenderedCell: Sendable {
+    /// What the cell's output is, which decides how it was drawn.
+    public enum Kind: String, Sendable, Codable {
+        case image
+        /// A matte or mask, drawn grey (white = 1).
+        case mask
+        /// Depth or disparity, drawn near red … far blue, holes black.
+        case depth
+    }
+
+    public var image: RGBImage8
+    public var cacheHits: Int
+    public var cacheMisses: Int
+    public var kind: Kind
+}
+
+/// A histogram the page draws: counts over min...max, the threshold's position (for threshold cells), and
+/// how many samples are holes.
+public struct CellHistogram: Sendable, Equatable, Codable {
+    public var bins: [Int]
+    public var min: Double
+    public var max: Double
+    public var marker: Double?
+    public var holes: Int
+
+    public init(bins: [Int], min: Double, max: Double, marker: Double?, holes: Int) {
+        self.bins = bins
+        self.min = min
+        self.max = max
+        self.marker = marker
+        self.holes = holes
+    }
+
+    enum CodingKeys: String, CodingKey { case bins, min, max, marker, holes }
+
+    /// `marker` is written as null, never left out (the protocol's shape).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(bins, forKey: .bins)
+        try c.encode(min, forKey: .min)
+        try c.encode(max, forKey: .max)
+        try c.encode(marker, forKey: .marker)
+        try c.encode(holes, forKey: .holes)
+    }
+}

@@ -1,0 +1,78 @@
+import DepthbookEngine
+import Foundation
+import Testing
+@testable import DepthbookEffects
+
+/// The effect catalog and the bundled notebooks: documented, consistent, and renderable on the samples.
+struct CatalogTests {
+    typealias S = EffectTestSupport
+
+    @Test func everyEffectIsDocumentedAndItsDefaultsAreValid() throws {
+        let all = NotebookRenderer.catalog
+        #expect(Set(all.map(\.id)).count == all.count, "effect ids must be unique")
+        for effect in all {
+            #expect(!effect.title.isEmpty && !effect.summary.isEmpty, "\(effect.id) lacks a title or summary")
+            #expect(Set(effect.parameters.map(\.name)).count == effect.parameters.count)
+            for p in effect.parameters {
+                #expect(!p.label.isEmpty && !p.doc.isEmpty, "\(effect.id).\(p.name) is undocumented")
+                if p.kind == .number {
+                    let lo = try #require(p.min), hi = try #require(p.max), value = try #require(p.defaultValue.number)
+                    #expect(lo <= value && value <= hi, "\(effect.id).\(p.name) default outside its range")
+                }
+                if p.kind == .choice, case .choice(let c) = p.defaultValue { #expect(p.choices.contains(c)) }
+            }
+            _ = try ResolvedParameters([:], for: effect)
+        }
+        for id in ["depthThreshold", "matteSeparation", "bigHead", "marching", "makeup", "hairColor", "teethWhitening",
+                   "glassesTint", "backdrop", "threshold", "closing", "feather", "noir", "exposure", "blendWithMask", "resize"] {
+            #expect(all.contains { $0.id == id }, "catalog lacks \(id)")
+        }
+    }
+
+    /// The JSON the `effects` request answers has the protocol's field names.
+    @Test func catalogEncodesInTheProtocolShape() throws {
+        let data = try JSONEncoder().encode(NotebookRenderer.catalog)
+        let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let threshold = try #require(list.first { $0["id"] as? String == "threshold" })
+        #expect(threshold["output"] as? String == "plane")
+        let inputs = try #require(threshold["inputs"] as? [[String: Any]])
+        #expect(inputs.first?["name"] as? String == "input" && inputs.first?["kind"] as? String == "plane")
+        #expect(inputs.first?["optional"] as? Bool == false)
+        let parameter = try #require((threshold["parameters"] as? [[String: Any]])?.first)
+        #expect(parameter["name"] as? String == "percentile" && parameter["type"] as? String == "number")
+        #expect(parameter["min"] as? Double == 0 && parameter["max"] as? Double == 100 && parameter["default"] as? Double == 60)
+        #expect(parameter["unit"] as? String == "%" && (parameter["doc"] as? String)?.isEmpty == false)
+        if case .array(let items) = NotebookRenderer.catalogJSON { #expect(items.count == list.count) } else { Issue.record("catalogJSON is not an array") }
+    }
+
+    @Test func bundledNotebooksAreTheSixOfTheTalks() throws {
+        let notebooks = try S.bundledNotebooks()
+        #expect(Set(notebooks.map(\.name)) == ["depth-threshold", "matte-separation", "big-head", "marching", "makeup", "backdrop"])
+        for nb in notebooks {
+            #expect(nb.photo == .sample("portrait"))
+            for cell in nb.cells where cell.kind == .step {
+                let effect = try #require(EffectCatalog.effect(cell.effect ?? ""), "\(nb.name)/\(cell.id) names an unknown effect")
+                _ = try ResolvedParameters(cell.params ?? [:], for: effect.description)
+            }
+            // Re-encoding keeps the document (the format the server saves and the page edits).
+            let again = try JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(nb))
+            #expect(again == nb)
+        }
+    }
+
+    /// Every cell of every bundled notebook renders on the sample it opens on.
+    @Test func everyBundledCellRendersOnThePortraitSample() throws {
+        let photo = try S.sample("portrait", width: 96)
+        let renderer = NotebookRenderer(photo: photo)
+        for nb in try S.bundledNotebooks() {
+            for cell in nb.cells where cell.kind != .note {
+                let out = try renderer.render(notebook: nb, cell: cell.id, request: CellRenderRequest(width: 48))
+                #expect(out.image.width == 48 && out.image.channels == 3, "\(nb.name)/\(cell.id)")
+            }
+            for cell in nb.cells where cell.histogram == true {
+                let h = try renderer.histogram(notebook: nb, reference: cell.id, bins: 16)
+                #expect(h.bins.count == 16)
+            }
+        }
+    }
+}
