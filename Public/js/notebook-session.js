@@ -267,7 +267,8 @@ export class NotebookSession extends EventTarget {
 
     requestPreview(reference, { interactive = false } = {}) {
         const key = reference;
-        if (!this.socket.isOpen) return;
+        // Watchers may not ask for renders: they get every frame the editor's requests produce.
+        if (!this.socket.isOpen || !this.canEdit) return;
         const seq = this.nextSeq();
         this.sentAt.set(seq, performance.now());
         this.socket.request('preview', { cell: key, width: this.widthFor(key), seq, interactive })
