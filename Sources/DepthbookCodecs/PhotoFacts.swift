@@ -54,8 +54,9 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
         orientation = photo.orientation.rawValue
         colorSpace = photo.colorSpace
         if let d = photo.depth, let range = d.range {
-            depth = Depth(kind: d.kind.rawValue, width: d.map.width, height: d.map.height, min: Double(range.lowerBound),
-                          max: Double(range.upperBound), accuracy: d.accuracy.rawValue, filtered: d.isFiltered, holes: d.map.holeCount)
+            // Floats printed at their own precision (0.554199, not 0.5541989803314209).
+            depth = Depth(kind: d.kind.rawValue, width: d.map.width, height: d.map.height, min: Double("\(range.lowerBound)") ?? 0,
+                          max: Double("\(range.upperBound)") ?? 0, accuracy: d.accuracy.rawValue, filtered: d.isFiltered, holes: d.map.holeCount)
         }
         mattes = photo.mattes.isEmpty ? nil : photo.mattes.map { MatteFacts(kind: $0.kind.rawValue, width: $0.plane.width, height: $0.plane.height) }
         if let c = photo.calibration {

@@ -33,7 +33,8 @@ public final class StudioServer: Sendable {
         self.studio = studio
         let router = HTTPRouter(publicDirectory: configuration.publicDirectory, exportsDirectory: exports,
                                 uploads: UploadHandler(store: uploads, backend: backend,
-                                                       limitBytes: configuration.uploadLimitBytes))
+                                                       limitBytes: configuration.uploadLimitBytes),
+                                stats: { ServerStats(rssMb: ProcessMemory.residentMegabytes() ?? 0, sessions: hub.count) })
         transport = WebSocketTransport(
             configuration: configuration, maxMessageBytes: RequestDecoder.maxMessageBytes,
             handlers: .init(

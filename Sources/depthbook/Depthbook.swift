@@ -10,7 +10,10 @@ struct Depthbook: AsyncParsableCommand {
         subcommands: [
             // Each helper-owned command file registers here.
             InspectCommand.self,
+            BenchCommand.self,
             ServeCommand.self,
+            LoadtestCommand.self,
+            RenderCommand.self,
         ]
     )
 }

@@ -81,6 +81,14 @@ struct ServeCommand: ParsableCommand {
         server.start()
         print("Depthbook studio at \(server.url)")
         fflush(nil)
+        // The bundled samples are written into the data directory once, off the serving path.
+        DispatchQueue.global(qos: .utility).async { @Sendable in
+            do {
+                try backend.generateMissingSamples()
+            } catch {
+                FileHandle.standardError.write(Data("depthbook serve: could not write the bundled samples: \(error)\n".utf8))
+            }
+        }
 
         // SIGINT/SIGTERM end the process cleanly: the loop stops, sessions close, the socket is released.
         let done = DispatchSemaphore(value: 0)

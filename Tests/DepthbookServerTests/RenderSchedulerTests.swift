@@ -5,8 +5,8 @@ import Testing
 struct RenderSchedulerTests {
     let slot = RenderSlot(cell: "mask", kind: .preview)
 
-    func request(_ seq: Int, interactive: Bool = false, width: Int = 800) -> RenderRequest {
-        RenderRequest(slot: slot, seq: seq, target: .preview(width: width), interactive: interactive)
+    func request(_ seq: Int, interactive: Bool = false, width: Int = 800) -> FrameRequest {
+        FrameRequest(slot: slot, seq: seq, target: .preview(width: width), interactive: interactive)
     }
 
     func started(_ actions: [RenderScheduler.Action]) -> [RenderJob] {
@@ -97,7 +97,7 @@ struct RenderSchedulerTests {
     @Test func slotsAreIndependent() throws {
         var scheduler = RenderScheduler()
         let a = started(try scheduler.request(request(1)))
-        let crop = RenderRequest(slot: RenderSlot(cell: "mask", kind: .crop), seq: 1, target: .crop(x: 0, y: 0, width: 10, height: 10))
+        let crop = FrameRequest(slot: RenderSlot(cell: "mask", kind: .crop), seq: 1, target: .crop(x: 0, y: 0, width: 10, height: 10))
         let b = started(try scheduler.request(crop))
         #expect(a.count == 1 && b.count == 1)
         #expect(scheduler.inFlightCount == 2)

@@ -71,13 +71,4 @@ struct StoreTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".partial") }
         #expect(leftovers.isEmpty)
     }
-
-    @Test func sniffing() {
-        #expect(FileSniffer.fileExtension(of: [0xFF, 0xD8, 0xFF, 0xE0]) == "jpg")
-        #expect(FileSniffer.fileExtension(of: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == "png")
-        #expect(FileSniffer.fileExtension(of: [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0]) == "heic")
-        #expect(FileSniffer.fileExtension(of: [0, 0, 0, 0x18] + Array("ftypisom".utf8)) == nil)
-        #expect(FileSniffer.fileExtension(of: Array("GIF89a".utf8)) == nil)
-        #expect(FileSniffer.fileExtension(of: []) == nil)
-    }
 }

@@ -19,14 +19,13 @@ final class FakeBackend: StudioBackend {
     func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto {
         guard reference == .sample("tiny") else { throw ProtocolError.notFound("no such photo") }
         let photo = Photo(image: RGBImage8(width: 4, height: 2, channels: 3, repeating: 128))
-        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFacts.json(photo, source: reference))
+        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
+                           renderer: FakeRenderer(gate: gate))
     }
 
     func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo {
         throw ProtocolError.badRequest("fake backend reads no files")
     }
-
-    func makeRenderer(for photo: LoadedPhoto) -> any PhotoRenderer { FakeRenderer(gate: gate) }
 }
 
 /// Holds renders while closed: each waiting render needs a permit (`allowOne`) or the gate opened.
@@ -70,8 +69,8 @@ final class FakeRenderer: PhotoRenderer {
         return RenderedFrame(jpeg: Array("\(cell):\(percentile)".utf8), width: width, height: width / 2, cacheHits: 1, cacheMisses: 2)
     }
 
-    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramResult {
-        HistogramResult(bins: Array(repeating: 1, count: bins), min: 0, max: 1, marker: nil, holes: 0)
+    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply {
+        HistogramReply(bins: Array(repeating: 1, count: bins), min: 0, max: 1, marker: nil, holes: 0)
     }
 
     func export(notebook: Notebook, cell: String, format: ExportFormat, progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {

@@ -109,7 +109,9 @@ final class HeifHandle {
         let got = Int(heif_image_handle_get_list_of_metadata_block_IDs(raw, type, &ids, Int32(n)))
         var blocks: [[UInt8]] = []
         for id in ids.prefix(got) {
-            if let contentType, String(cString: heif_image_handle_get_metadata_content_type(raw, id)) != contentType { continue }
+            if let contentType {
+                guard let actual = heif_image_handle_get_metadata_content_type(raw, id), String(cString: actual) == contentType else { continue }
+            }
             let size = heif_image_handle_get_metadata_size(raw, id)
             guard size > 0, size < 64 * 1024 * 1024 else { continue }
             var block = [UInt8](repeating: 0, count: size)

@@ -8,47 +8,101 @@ import Foundation
 /// EXIF orientation is reported but not applied again (HEIF says the transform properties win).
 enum HeifPhotoReader {
     static func read(_ bytes: [UInt8], limits: DecodeLimits) throws -> Photo {
+        try HeifBoxCheck.check(bytes)
         let context = try HeifContext(bytes: bytes, limits: limits)
-        heif_context_set_max_decoding_threads(context.raw, Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))))
+        let threads = Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)))
+        heif_context_set_max_decoding_threads(context.raw, threads)
         let primary = try context.primaryHandle()
         try limits.check(width: primary.width, height: primary.height, what: "the image")
+        let auxiliaryIDs = primary.auxiliaryIDs()
 
-        let image = try decodeRGB(primary)
+        // The primary image (the bulk of the work) decodes on another thread while this one decodes depth and
+        // mattes. Each thread has its own context: libheif's read state is per context.
+        let primaryResult = ResultBox()
+        let group = DispatchGroup()
+        if auxiliaryIDs.isEmpty {
+            primaryResult.result = Result { try decodeRGB(primary) }
+        } else {
+            let own = try HeifContext(bytes: bytes, limits: limits)
+            heif_context_set_max_decoding_threads(own.raw, threads)
+            let ownPrimary = try own.primaryHandle()
+            let job = UncheckedJob { primaryResult.result = Result { try decodeRGB(ownPrimary) } }
+            DispatchQueue.global(qos: .userInitiated).async(group: group) { job.run() }
+        }
+        var planes: AuxiliaryPlanes
+        do {
+            planes = try readAuxiliary(primary, ids: auxiliaryIDs, limits: limits)
+        } catch {
+            group.wait()
+            throw error
+        }
+        group.wait()
+        let image = try primaryResult.result?.get() ?? decodeRGB(primary)
+
         let exif = primary.metadata(type: "Exif").lazy.compactMap { ExifBlock(heifPayload: $0) }.first
         let xmpText = primary.xmpPackets().first
         let icc = primary.iccProfile()
         let colorSpace = icc.map { ICCProfile.colorSpaceName($0) } ?? primary.nclxColorSpace() ?? "sRGB"
-        var photo = Photo(image: image, orientation: exif?.orientation ?? .up, colorSpace: colorSpace, exif: exif?.bytes, xmp: xmpText)
+        let orientation = exif?.orientation ?? .up
+        var photo = Photo(image: image, orientation: orientation, colorSpace: colorSpace, exif: exif?.bytes, xmp: xmpText)
         photo.iccProfile = icc
         if let xmpText {
             let xmp = try XMPDocument(xmpText)
             // Pixels are already upright, so regions written for the displayed image apply as they are.
             photo.faces = try FaceRegionsXMP.read(xmp, uprightWidth: image.width, uprightHeight: image.height, orientation: .up)
         }
+        if var depth = planes.depth {
+            depth.map = upright(depth.map, like: image, orientation: orientation)
+            photo.depth = depth
+        }
+        photo.mattes = planes.mattes.map { Matte(kind: $0.kind, plane: upright($0.plane, like: image, orientation: orientation)) }
+        photo.auxiliary = planes.listed
+        return photo
+    }
 
+    /// What the auxiliary images hold, before alignment to the decoded primary.
+    struct AuxiliaryPlanes {
+        var depth: DepthData?
+        var mattes: [Matte] = []
+        var listed: [AuxiliaryImageInfo] = []
+    }
+
+    /// Decodes depth and every matte by URN; lists the rest (HDR gain maps are listed, never applied).
+    static func readAuxiliary(_ primary: HeifHandle, ids: [heif_item_id], limits: DecodeLimits) throws -> AuxiliaryPlanes {
+        var planes = AuxiliaryPlanes()
         let depthIDs = Set(primary.depthIDs())
-        for id in primary.auxiliaryIDs() {
+        for id in ids {
             let aux = try primary.auxiliaryHandle(id)
             let urn = aux.auxiliaryType() ?? ""
             var kind = AuxiliaryKind(urn: urn)
             if depthIDs.contains(id) { kind = .depth }
             switch kind {
             case .depth:
-                guard photo.depth == nil else { continue }
+                guard planes.depth == nil else { continue }
                 try limits.check(width: aux.width, height: aux.height, what: "the depth map")
-                photo.depth = try readDepth(aux, id: id, primary: primary, photo: photo)
+                planes.depth = try readDepth(aux, id: id, primary: primary)
             case .matte(let matteKind):
-                guard photo.matte(matteKind) == nil else { continue }
+                guard !planes.mattes.contains(where: { $0.kind == matteKind }) else { continue }
                 try limits.check(width: aux.width, height: aux.height, what: "the \(matteKind.rawValue) matte")
                 let (values, w, h) = try decodeGray(aux, what: "the \(matteKind.rawValue) matte")
                 let scale = 1 / Float(values.maxValue)
                 let plane = FloatPlane(width: w, height: h, channels: 1, samples: values.samples.map { Float($0) * scale })
-                photo.mattes.append(Matte(kind: matteKind, plane: upright(plane, like: image, orientation: photo.orientation)))
+                planes.mattes.append(Matte(kind: matteKind, plane: plane))
             case .hdrGainMap, .alpha, .other:
-                photo.auxiliary.append(AuxiliaryImageInfo(kind: kind.name, urn: urn, width: aux.width, height: aux.height))
+                planes.listed.append(AuxiliaryImageInfo(kind: kind.name, urn: urn, width: aux.width, height: aux.height))
             }
         }
-        return photo
+        return planes
+    }
+
+    /// Carries the primary decode's outcome back from its thread (written once, read after `wait`).
+    final class ResultBox: @unchecked Sendable {
+        var result: Result<RGBImage8, any Error>?
+    }
+
+    /// A closure handed to Dispatch whose captures (libheif owners) are used by that one thread only.
+    struct UncheckedJob: @unchecked Sendable {
+        let run: () -> Void
     }
 
     /// The primary image as tight 8-bit RGB: one copy, straight from libheif's plane.
@@ -81,6 +135,7 @@ enum HeifPhotoReader {
         var samples = [UInt16](repeating: 0, count: p.width * p.height)
         let bits = max(1, min(p.bits, 16))
         if bits <= 8 {
+            guard p.stride >= p.width else { throw PhotoError.corrupt("libheif returned a short row") }
             for y in 0..<p.height {
                 let row = p.data + y * p.stride
                 for x in 0..<p.width { samples[y * p.width + x] = UInt16(row[x]) }
@@ -96,7 +151,7 @@ enum HeifPhotoReader {
     }
 
     /// Depth from an auxiliary image: Apple's XMP (on the depth handle) first, else HEIF's depth representation info.
-    static func readDepth(_ aux: HeifHandle, id: heif_item_id, primary: HeifHandle, photo: Photo) throws -> DepthData {
+    static func readDepth(_ aux: HeifHandle, id: heif_item_id, primary: HeifHandle) throws -> DepthData {
         let (stored, w, h) = try decodeGray(aux, what: "the depth map")
         var metadata = AppleDepthMetadata()
         if let xmpText = aux.xmpPackets().first {
@@ -128,7 +183,7 @@ enum HeifPhotoReader {
             metadata.floatMax = 1 / near
         }
         let values = metadata.floats(fromStored: stored.samples)
-        let map = upright(FloatPlane(width: w, height: h, channels: 1, samples: values), like: photo.image, orientation: photo.orientation)
+        let map = FloatPlane(width: w, height: h, channels: 1, samples: values)
         let depth = DepthData(kind: metadata.kind ?? .disparity, map: map, accuracy: metadata.accuracy ?? .relative,
                               isFiltered: metadata.isFiltered ?? false, quality: metadata.quality, calibration: metadata.calibration)
         guard depth.range != nil else { throw PhotoError.depthAllHoles }

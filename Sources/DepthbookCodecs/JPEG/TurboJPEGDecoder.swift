@@ -33,6 +33,7 @@ enum TurboJPEGDecoder {
                                   Int32(format.rawValue), 0)
                 }
                 if rc != 0 {
+                    h.needsDiscarding = true
                     let message = h.lastError
                     // libjpeg warns about many harmless oddities; a stream that stops early is not one of them.
                     if !h.lastErrorIsWarning || message.contains("Premature end") {
@@ -52,6 +53,9 @@ enum TurboJPEGDecoder {
             return .truncated("the JPEG data stops early (\(message))")
         }
         if message.contains("Not a JPEG") { return .unsupportedFormat("the data is not a JPEG (\(message))") }
+        if message.contains("Unsupported color conversion") || message.contains("Unsupported JPEG process") {
+            return .unsupportedFormat("this kind of JPEG (\(message))")
+        }
         return .corrupt("the JPEG data cannot be decoded (\(message))")
     }
 }

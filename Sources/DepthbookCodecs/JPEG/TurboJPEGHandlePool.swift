@@ -10,6 +10,8 @@ final class TurboJPEGHandle: @unchecked Sendable {
     /// Compressor only: a reusable output buffer from `tjAlloc`, grown when a bigger image arrives.
     var outputBuffer: UnsafeMutablePointer<UInt8>?
     var outputCapacity: UInt = 0
+    /// Set when a call reported an error or warning: the handle is then freed instead of reused.
+    var needsDiscarding = false
 
     init(raw: tjhandle) { self.raw = raw }
 
@@ -48,11 +50,14 @@ final class TurboJPEGHandlePool: Sendable {
             }
             handle = TurboJPEGHandle(raw: raw)
         }
-        defer {
+        // A handle that reported an error keeps libjpeg state from the failed stream (seen: the next
+        // decode failing with "Unsupported marker"), so only handles that succeeded go back to the pool.
+        let result = try body(handle)
+        if !handle.needsDiscarding {
             idle.withLock { list in
                 if list.count < maxIdle { list.append(handle) }
             }
         }
-        return try body(handle)
+        return result
     }
 }

@@ -31,6 +31,11 @@ public enum PhotoWriter {
         if let icc = photo.iccProfile, !icc.isEmpty { head += try JPEGSegmentInserter.iccSegments(icc) }
 
         let primaryPixels = try JPEGEncoder.encode(photo.image, quality: quality)
+        return try multiPicture(primaryPixels: primaryPixels, head: head, auxiliary: auxiliary)
+    }
+
+    /// Joins a primary JPEG (with `head` segments spliced in) and finished auxiliary JPEGs into one MPF file.
+    static func multiPicture(primaryPixels: [UInt8], head: [UInt8], auxiliary: [[UInt8]]) throws -> [UInt8] {
         guard !auxiliary.isEmpty else { return try JPEGSegmentInserter.insert(head, into: primaryPixels) }
 
         // The MPF segment's size is known before its offsets, so the primary's length can be fixed first.

@@ -74,9 +74,13 @@ enum Primitives {
         factor == 1 ? node : try node.applying(ScalePlane(factor: Float(factor)))
     }
 
-    /// A bundled background generated once at the photo's size (the talk's "resize once, not per frame").
+    /// A bundled background generated once at the photo's aspect ratio (the talk's "resize once, not per
+    /// frame"), at most 1600 px on its long side: the backgrounds are smooth, and a full-resolution render
+    /// upsamples them like any plane.
     static func background(_ id: String, context c: EffectContext) throws -> Node {
-        let width = c.photo.width, height = c.photo.height
+        let factor = min(1, 1600 / Double(max(1, max(c.photo.width, c.photo.height))))
+        let width = max(1, Int((Double(c.photo.width) * factor).rounded()))
+        let height = max(1, Int((Double(c.photo.height) * factor).rounded()))
         let image = try BackgroundCache.shared.image(id: id, width: width, height: height)
         return try Node(PhotoSource(photo: Photo(image: image), plane: .image, photoID: "background:\(id):\(width)x\(height)"))
     }

@@ -77,21 +77,12 @@ public struct Evaluator: Sendable {
     }
 }
 
-/// Clamps floats to 0...1 and rounds them to bytes (x·255 + 0.5, truncated).
+/// Clamps floats to 0...1 and rounds them to bytes (x·255 + 0.5, truncated); NaN gives 0.
 @inline(__always)
 func quantize(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<UInt8>, _ count: Int) {
-    var i = 0
-    while i + 8 <= count {
-        var v = SIMD8<Float>(UnsafeBufferPointer(start: src + i, count: 8))
-        v = v.replacing(with: 0, where: .!(v .>= 0))  // NaN → 0
-        v = (v.clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 1)) * 255 + 0.5)
-        let b = SIMD8<UInt8>(truncatingIfNeeded: SIMD8<Int32>(v, rounding: .towardZero))
-        for k in 0..<8 { dst[i + k] = b[k] }
-        i += 8
-    }
-    while i < count {
+    for i in 0..<count {
         let x = src[i]
-        dst[i] = x >= 0 ? UInt8(min(x, 1) * 255 + 0.5) : 0
-        i += 1
+        let c: Float = x > 0 ? (x < 1 ? x : 1) : 0
+        dst[i] = UInt8(truncatingIfNeeded: Int32(c * 255 + 0.5))
     }
 }

@@ -88,6 +88,16 @@ public final class RenderCache: Sendable {
     public var hits: Int { state.withLock { $0.hits } }
     public var misses: Int { state.withLock { $0.misses } }
 
+    /// Forgets every entry of `key` (all sizes and regions).
+    public func remove(_ key: NodeKey) {
+        state.withLock { s in
+            for slot in s.slots.keys where slot.key == key {
+                s.bytes -= s.slots[slot]!.reduce(0) { $0 + $1.buffer.byteCount }
+                s.slots[slot] = nil
+            }
+        }
+    }
+
     public func removeAll() {
         state.withLock { s in
             s.slots = [:]

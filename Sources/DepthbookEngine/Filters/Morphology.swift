@@ -152,12 +152,9 @@ public struct Morphology: Filter {
 /// dst[i] = max(dst[i], src[i]) (or min).
 @inline(__always)
 func extremumRow(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ n: Int, isMax: Bool) {
-    var i = 0
-    while i + 8 <= n {
-        let a = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
-        let b = UnsafeRawPointer(dst + i).loadUnaligned(as: SIMD8<Float>.self)
-        UnsafeMutableRawPointer(dst + i).storeBytes(of: isMax ? pointwiseMax(a, b) : pointwiseMin(a, b), as: SIMD8<Float>.self)
-        i += 8
+    if isMax {
+        for i in 0..<n { let a = src[i], b = dst[i]; dst[i] = a > b ? a : b }
+    } else {
+        for i in 0..<n { let a = src[i], b = dst[i]; dst[i] = a < b ? a : b }
     }
-    while i < n { dst[i] = isMax ? max(dst[i], src[i]) : min(dst[i], src[i]); i += 1 }
 }

@@ -36,11 +36,14 @@ public struct HTTPRouter: Sendable {
     let publicFiles: StaticFiles?
     let exportFiles: StaticFiles?
     let uploads: UploadHandler
+    let stats: @Sendable () -> ServerStats
 
-    public init(publicDirectory: String, exportsDirectory: String, uploads: UploadHandler) {
+    public init(publicDirectory: String, exportsDirectory: String, uploads: UploadHandler,
+                stats: @escaping @Sendable () -> ServerStats) {
         publicFiles = StaticFiles(root: publicDirectory)
         exportFiles = StaticFiles(root: exportsDirectory)
         self.uploads = uploads
+        self.stats = stats
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -50,6 +53,7 @@ public struct HTTPRouter: Sendable {
         }
         guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "method not allowed") }
         if request.path == "/healthz" { return .text(200, "ok") }
+        if request.path == "/api/stats" { return .json(200, stats()) }
         if request.path == "/api/upload" { return .text(405, "upload with POST") }
         if request.path.hasPrefix("/n/") {
             // The page itself opens the notebook named in its URL over the socket.

@@ -1,3 +1,4 @@
+import DepthbookCodecs
 import DepthbookEffects
 import Foundation
 
@@ -24,8 +25,8 @@ public struct UploadHandler: Sendable {
             return .jsonError(413, "the file is \(body.count) bytes; uploads are at most \(limitBytes) bytes")
         }
         guard !body.isEmpty else { return .jsonError(400, "the upload is empty: send the file as the request body") }
-        guard let fileExtension = FileSniffer.fileExtension(of: body) else {
-            return .jsonError(400, "this is not a HEIC, JPEG or PNG file")
+        guard let fileExtension = Self.fileExtension(of: body) else {
+            return .jsonError(400, "this is not a HEIC, JPEG or PNG file (the server looks at the bytes, not the name)")
         }
         do {
             if let imageID = depthFor {
@@ -33,11 +34,21 @@ public struct UploadHandler: Sendable {
             }
             let photo = try backend.inspectUpload(body, fileExtension: fileExtension, depthMap: nil)
             let id = try store.store(body, fileExtension: fileExtension)
-            return .json(200, Uploaded(upload: id, photo: PhotoFacts.json(photo, source: .upload(id))))
+            return .json(200, Uploaded(upload: id, photo: PhotoFactsJSON.make(photo, source: .upload(id))))
         } catch let error as AtomicFile.WriteError {
             return .jsonError(500, "the upload could not be stored: \(error.reason)")
         } catch {
             return .jsonError(400, "the \(fileExtension.uppercased()) file could not be read: \(error)")
+        }
+    }
+
+    /// The stored file's extension for the format the first bytes show; the client's Content-Type is ignored.
+    static func fileExtension(of bytes: [UInt8]) -> String? {
+        switch PhotoReader.sniff(bytes[...]) {
+        case .jpeg: return "jpg"
+        case .heif: return "heic"
+        case .png: return "png"
+        case nil: return nil
         }
     }
 
@@ -49,6 +60,6 @@ public struct UploadHandler: Sendable {
         let photo = try backend.inspectUpload(Array(image), fileExtension: imageExtension, depthMap: depth)
         let depthID = try store.store(depth, fileExtension: fileExtension)
         let pairID = try store.storePair(image: imageID, depth: depthID)
-        return .json(200, Uploaded(upload: pairID, photo: PhotoFacts.json(photo, source: .upload(pairID))))
+        return .json(200, Uploaded(upload: pairID, photo: PhotoFactsJSON.make(photo, source: .upload(pairID))))
     }
 }

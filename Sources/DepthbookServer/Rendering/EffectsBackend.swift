@@ -1,3 +1,4 @@
+import DepthbookCodecs
 import DepthbookEffects
 import DepthbookEngine
 import Foundation
@@ -5,47 +6,77 @@ import Foundation
 /// The studio's real backend: samples and effects from DepthbookEffects, files through DepthbookCodecs.
 public struct EffectsBackend: StudioBackend {
     let uploads: UploadStore
+    let samplesDirectory: String
+    /// Bytes of rendered intermediates each open photo's renderer may keep.
+    let cacheBytes: Int
 
-    public init(dataDirectory: String) throws {
+    public init(dataDirectory: String, cacheBytes: Int = 256 << 20) throws {
+        self.cacheBytes = cacheBytes
         uploads = try UploadStore(directory: dataDirectory + "/uploads")
+        samplesDirectory = dataDirectory + "/samples"
+        try FileManager.default.createDirectory(atPath: samplesDirectory, withIntermediateDirectories: true)
     }
 
     public func effectCatalog() -> JSONValue {
-        .array([])
+        NotebookRenderer.catalogJSON
     }
 
     public func samples() throws -> [SampleSummary] {
         SampleLibrary.all.map { SampleSummary(id: $0.id, title: $0.title, width: $0.width, height: $0.height, planes: $0.planes) }
     }
 
+    /// Writes every bundled sample the data directory lacks, as a portrait JPEG with depth and mattes, so the
+    /// first page to open one does not wait for it to be generated. Returns the ids written.
+    @discardableResult
+    public func generateMissingSamples() throws -> [String] {
+        var written: [String] = []
+        for sample in SampleLibrary.all where !FileManager.default.fileExists(atPath: samplePath(sample.id)) {
+            _ = try samplePhoto(sample.id)
+            written.append(sample.id)
+        }
+        return written
+    }
+
     public func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto {
+        let photo: Photo
         switch reference {
         case .sample(let id):
-            let photo = try SampleLibrary.photo(id: id)
-            return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFacts.json(photo, source: reference))
+            photo = try samplePhoto(id)
         case .upload(let id):
-            guard uploads.lookup(id) != nil else { throw ProtocolError.notFound("no uploaded photo \"\(id)\"") }
-            throw ProtocolError(.unsupported, "reading uploaded photos needs the codecs (PhotoReader), not in this build yet")
+            switch uploads.lookup(id) {
+            case .file(let path):
+                photo = try PhotoReader.read(contentsOf: path)
+            case .pair(let image, let depth):
+                guard let imagePath = uploads.path(of: image), let depthPath = uploads.path(of: depth) else {
+                    throw ProtocolError.notFound("the uploaded photo \"\(id)\" is missing its image or depth map")
+                }
+                photo = try PhotoReader.read(contentsOf: imagePath, depthMapPath: depthPath)
+            case nil:
+                throw ProtocolError.notFound("no uploaded photo \"\(id)\"; upload it again")
+            }
         case .path:
-            throw ProtocolError.forbidden("photos given by path are for the command line")
+            throw ProtocolError.forbidden("photos given by path are for the command line; upload the file instead")
         }
+        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
+                           renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes))
     }
 
     public func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo {
-        throw ProtocolError(.unsupported, "reading uploaded photos needs the codecs (PhotoReader), not in this build yet")
+        try PhotoReader.read(data: bytes, depthMapData: depthMap)
     }
 
-    public func makeRenderer(for photo: LoadedPhoto) -> any PhotoRenderer {
-        PendingRenderer()
-    }
-}
+    private func samplePath(_ id: String) -> String { "\(samplesDirectory)/\(id).jpg" }
 
-/// Until the effects' NotebookRenderer lands every render reports that it is missing.
-final class PendingRenderer: PhotoRenderer {
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "rendering needs DepthbookEffects' NotebookRenderer, not in this build yet" }
+    /// A sample as the file Depthbook generated for it: read back through the codecs like any phone photo,
+    /// so every session (and every later start) sees exactly the same planes.
+    private func samplePhoto(_ id: String) throws -> Photo {
+        guard SampleLibrary.all.contains(where: { $0.id == id }) else {
+            throw ProtocolError.notFound("no sample \"\(id)\"; samples: \(SampleLibrary.all.map(\.id).joined(separator: ", "))")
+        }
+        let path = samplePath(id)
+        if FileManager.default.fileExists(atPath: path) { return try PhotoReader.read(contentsOf: path) }
+        let bytes = try PhotoWriter.jpegWithDepth(try SampleLibrary.photo(id: id))
+        try AtomicFile.write(bytes, to: path)
+        return try PhotoReader.read(data: bytes)
     }
-    func render(notebook: Notebook, cell: String, target: FrameTarget, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame { throw Missing() }
-    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramResult { throw Missing() }
-    func export(notebook: Notebook, cell: String, format: ExportFormat, progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile { throw Missing() }
 }

@@ -19,7 +19,7 @@ public struct RenderedFrame: Sendable {
 }
 
 /// Histogram data the page draws (the page never sees pixels).
-public struct HistogramResult: Sendable, Equatable, Encodable {
+public struct HistogramReply: Sendable, Equatable, Encodable {
     public var bins: [Int]
     public var min: Double
     public var max: Double
@@ -59,25 +59,29 @@ public struct ExportedFile: Sendable {
     }
 }
 
-/// A decoded photo the sessions share, with the facts the page shows about it.
+/// A decoded photo the sessions share, with the facts the page shows about it and the renderer over it.
 public struct LoadedPhoto: Sendable {
     public var reference: PhotoReference
     public var photo: Photo
     /// `depthbook inspect --json` facts plus `"source"`.
     public var facts: JSONValue
+    /// Shared by every session on this photo (so they share its cache).
+    public var renderer: any PhotoRenderer
 
-    public init(reference: PhotoReference, photo: Photo, facts: JSONValue) {
+    public init(reference: PhotoReference, photo: Photo, facts: JSONValue, renderer: any PhotoRenderer) {
         self.reference = reference
         self.photo = photo
         self.facts = facts
+        self.renderer = renderer
     }
 }
 
-/// One session's renderer over one photo. The server calls it from one thread at a time.
+/// A renderer over one photo. It must be safe to call from several threads (sessions share it); the pool
+/// runs at most one job per session at a time.
 public protocol PhotoRenderer: AnyObject, Sendable {
     func render(notebook: Notebook, cell: String, target: FrameTarget,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame
-    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramResult
+    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply
     func export(notebook: Notebook, cell: String, format: ExportFormat,
                 progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile
 }
@@ -118,10 +122,9 @@ public protocol StudioBackend: Sendable {
     func effectCatalog() -> JSONValue
     /// The bundled samples, generated into `dataDirectory` on first use.
     func samples() throws -> [SampleSummary]
-    /// Decodes a photo a notebook refers to (`.path` is refused: the server reads only its own files).
+    /// Decodes a photo a notebook refers to and makes its renderer (`.path` is refused: the server reads
+    /// only its own files).
     func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto
     /// Decodes an upload fully; throws a message a user understands when it is not a photo we read.
     func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo
-    /// A fresh renderer for one session over `photo`.
-    func makeRenderer(for photo: LoadedPhoto) -> any PhotoRenderer
 }

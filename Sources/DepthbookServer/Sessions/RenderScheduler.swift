@@ -20,7 +20,7 @@ public enum FrameTarget: Sendable, Equatable {
 }
 
 /// One render the page asked for: the slot, the request's sequence number and the target size.
-public struct RenderRequest: Sendable, Equatable {
+public struct FrameRequest: Sendable, Equatable {
     public var slot: RenderSlot
     public var seq: Int
     public var target: FrameTarget
@@ -38,7 +38,7 @@ public struct RenderRequest: Sendable, Equatable {
 /// A render handed to the pool: the request, whether it is the coarse pass, and a ticket naming it.
 public struct RenderJob: Sendable, Equatable {
     public var ticket: Int
-    public var request: RenderRequest
+    public var request: FrameRequest
     public var coarse: Bool
 
     /// The size actually rendered: a coarse pass renders a preview at half width (never under 64 px).
@@ -94,7 +94,7 @@ public struct RenderScheduler: Sendable {
 
     /// A new request from the page. Sequence numbers may repeat for a slot (a change re-renders the cells
     /// below it with the same number) but never go back.
-    public mutating func request(_ request: RenderRequest) throws(RequestError) -> [Action] {
+    public mutating func request(_ request: FrameRequest) throws(RequestError) -> [Action] {
         var state = slots[request.slot] ?? SlotState(newestSeq: request.seq)
         guard request.seq >= state.newestSeq else { throw .stale(newest: state.newestSeq) }
         state.newestSeq = request.seq
@@ -166,12 +166,12 @@ public struct RenderScheduler: Sendable {
     /// Renders currently in flight (submitted to the pool and not yet finished).
     public var inFlightCount: Int { slots.values.reduce(0) { $0 + ($1.inFlight == nil ? 0 : 1) } }
 
-    private mutating func makeJob(_ request: RenderRequest, coarse: Bool) -> RenderJob {
+    private mutating func makeJob(_ request: FrameRequest, coarse: Bool) -> RenderJob {
         defer { nextTicket += 1 }
         return RenderJob(ticket: nextTicket, request: request, coarse: coarse)
     }
 
-    private func isPreview(_ request: RenderRequest) -> Bool {
+    private func isPreview(_ request: FrameRequest) -> Bool {
         if case .preview = request.target { return true }
         return false
     }

@@ -103,23 +103,32 @@ public final class Session: Sendable {
 
     // MARK: Rendering
 
-    /// Asks for renders; returns the error for the first request that was refused (a stale seq).
-    func requestRenders(_ requests: [RenderRequest]) throws(ProtocolError) {
-        var actions: [RenderScheduler.Action] = []
-        var refusal: ProtocolError?
-        state.withLock { s in
-            for request in requests {
+    /// Renders accepted by the scheduler, started only once the request's reply is on its way (so the page
+    /// always sees `{cell, seq}` before the frames that answer it).
+    struct RenderKickoff: Sendable {
+        fileprivate let session: Session
+        fileprivate let actions: [RenderScheduler.Action]
+
+        func start() { session.perform(actions) }
+    }
+
+    /// Asks for renders. The first request is the one the page made: if its seq is stale the whole call is
+    /// refused; the others (cells below it) are skipped quietly when stale.
+    func requestRenders(_ requests: [FrameRequest]) throws(ProtocolError) -> RenderKickoff {
+        let outcome: Result<[RenderScheduler.Action], ProtocolError> = state.withLock { s in
+            var actions: [RenderScheduler.Action] = []
+            for (index, request) in requests.enumerated() {
                 do {
                     actions += try s.scheduler.request(request)
                 } catch {
-                    if case RenderScheduler.RequestError.stale(let newest) = error, refusal == nil {
-                        refusal = .badRequest("seq \(request.seq) is older than \(newest), already seen for cell \"\(request.slot.cell)\"")
+                    if index == 0, case RenderScheduler.RequestError.stale(let newest) = error {
+                        return .failure(.badRequest("seq \(request.seq) is older than \(newest), already seen for cell \"\(request.slot.cell)\""))
                     }
                 }
             }
+            return .success(actions)
         }
-        perform(actions)
-        if let refusal { throw refusal }
+        return RenderKickoff(session: self, actions: try outcome.get())
     }
 
     /// Cancels everything in flight: the photo or the notebook's structure changed under it.
@@ -131,7 +140,7 @@ public final class Session: Sendable {
         perform(actions)
     }
 
-    private func perform(_ actions: [RenderScheduler.Action]) {
+    fileprivate func perform(_ actions: [RenderScheduler.Action]) {
         for action in actions {
             switch action {
             case .start(let job): start(job)

@@ -9,7 +9,7 @@ public final class Studio: Sendable {
     let store: any NotebookStore
     let bundled: BundledNotebooks
     let exportsDirectory: String
-    private let photos = PhotoCache(capacity: 4)
+    private let photos = PhotoCache(capacity: 3)
     private let serverName: String
 
     public init(backend: any StudioBackend, store: any NotebookStore, bundled: BundledNotebooks, hub: SessionHub,
@@ -94,13 +94,11 @@ public final class Studio: Sendable {
         case .setNotebook(let set):
             reply(Result { try self.setNotebook(set.notebook, session, from: connection) }.mapError(Self.protocolError))
         case .setParams(let set):
-            reply(Result { try self.setParams(set, session, from: connection) }.mapError(Self.protocolError))
+            replyThenRender(reply) { try self.setParams(set, session, from: connection) }
         case .preview(let preview):
-            reply(Result {
-                try self.preview(preview, session)
-            }.mapError(Self.protocolError))
+            replyThenRender(reply) { try self.preview(preview, session) }
         case .crop(let crop):
-            reply(Result { try self.crop(crop, session) }.mapError(Self.protocolError))
+            replyThenRender(reply) { try self.crop(crop, session) }
         case .histogram(let histogram):
             session.withRenderer({ notebook, renderer in
                 try renderer.histogram(notebook: notebook, reference: histogram.cell, bins: histogram.bins)
@@ -109,6 +107,18 @@ public final class Studio: Sendable {
             reply(Result { try self.save(session) }.mapError(Self.protocolError))
         case .export(let export):
             self.export(export, id: id, session, connection: connection, reply: reply)
+        }
+    }
+
+    /// Replies first, then starts the renders, so `{cell, seq}` always precedes the frames answering it.
+    private func replyThenRender(_ reply: @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void,
+                                 _ body: () throws -> (CellSeqResult, Session.RenderKickoff)) {
+        do {
+            let (result, kickoff) = try body()
+            reply(.success(result))
+            kickoff.start()
+        } catch {
+            reply(.failure(Self.protocolError(error)))
         }
     }
 
@@ -146,7 +156,7 @@ public final class Studio: Sendable {
             throw ProtocolError.notFound("no saved notebook \"\(open.shared ?? "")\"")
         }
         let photo = try loadPhoto(notebook.photo)
-        let renderer = backend.makeRenderer(for: photo)
+        let renderer = photo.renderer
         session.state.withLock { s in
             s.notebook = notebook
             s.shared = shared
@@ -163,7 +173,7 @@ public final class Studio: Sendable {
 
     private func openPhoto(_ reference: PhotoReference, _ session: Session) throws -> PhotoResult {
         let photo = try loadPhoto(reference)
-        let renderer = backend.makeRenderer(for: photo)
+        let renderer = photo.renderer
         let notebook: Notebook? = session.state.withLock { s in
             s.photo = photo
             s.renderer = renderer
@@ -190,7 +200,7 @@ public final class Studio: Sendable {
         }
         if photoChanged {
             let photo = try loadPhoto(notebook.photo)
-            let renderer = backend.makeRenderer(for: photo)
+            let renderer = photo.renderer
             session.state.withLock { s in
                 s.photo = photo
                 s.renderer = renderer
@@ -201,9 +211,13 @@ public final class Studio: Sendable {
         return NotebookResult(notebook: notebook)
     }
 
-    private func setParams(_ set: StudioRequest.SetParams, _ session: Session, from connection: ClientConnection) throws -> CellSeqResult {
-        let (requests, notebook): ([RenderRequest], Notebook) = try session.state.withLock { s in
+    private func setParams(_ set: StudioRequest.SetParams, _ session: Session,
+                           from connection: ClientConnection) throws -> (CellSeqResult, Session.RenderKickoff) {
+        let (requests, notebook): ([FrameRequest], Notebook) = try session.state.withLock { s in
             guard var notebook = s.notebook else { throw ProtocolError.badRequest("open a notebook first") }
+            if let newest = s.scheduler.newestSeq(for: RenderSlot(cell: set.cell, kind: .preview)), newest > set.seq {
+                throw ProtocolError.badRequest("seq \(set.seq) is older than \(newest), already seen for cell \"\(set.cell)\"")
+            }
             guard let index = notebook.cells.firstIndex(where: { $0.id == set.cell }) else {
                 throw ProtocolError.notFound("no cell \"\(set.cell)\" in the notebook")
             }
@@ -218,43 +232,43 @@ public final class Studio: Sendable {
             }
             s.notebook = notebook
             // The changed cell renders first, then every cell below it that reads it and has a preview.
-            var requests = [RenderRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
+            var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
                                           target: .preview(width: s.previewWidths[set.cell] ?? 1024),
                                           interactive: set.interactive ?? false)]
             for cell in NotebookGraph.dependents(of: set.cell, in: notebook) {
                 guard let width = s.previewWidths[cell] else { continue }
-                requests.append(RenderRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
+                requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
                                               target: .preview(width: width), interactive: set.interactive ?? false))
             }
             return (requests, notebook)
         }
-        try session.requestRenders(requests)
+        let kickoff = try session.requestRenders(requests)
         session.broadcast(ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]),
                           only: .watch, except: connection.id)
-        return CellSeqResult(cell: set.cell, seq: set.seq)
+        return (CellSeqResult(cell: set.cell, seq: set.seq), kickoff)
     }
 
-    private func preview(_ preview: StudioRequest.Preview, _ session: Session) throws -> CellSeqResult {
+    private func preview(_ preview: StudioRequest.Preview, _ session: Session) throws -> (CellSeqResult, Session.RenderKickoff) {
         try session.state.withLock { s in
             try Self.checkRenderable(preview.cell, in: s.notebook)
             s.previewWidths[preview.cell] = preview.width
         }
-        try session.requestRenders([RenderRequest(slot: RenderSlot(cell: preview.cell, kind: .preview), seq: preview.seq,
-                                                  target: .preview(width: preview.width),
-                                                  interactive: preview.interactive ?? false)])
-        return CellSeqResult(cell: preview.cell, seq: preview.seq)
+        let kickoff = try session.requestRenders([FrameRequest(slot: RenderSlot(cell: preview.cell, kind: .preview), seq: preview.seq,
+                                                               target: .preview(width: preview.width),
+                                                               interactive: preview.interactive ?? false)])
+        return (CellSeqResult(cell: preview.cell, seq: preview.seq), kickoff)
     }
 
-    private func crop(_ crop: StudioRequest.Crop, _ session: Session) throws -> CellSeqResult {
+    private func crop(_ crop: StudioRequest.Crop, _ session: Session) throws -> (CellSeqResult, Session.RenderKickoff) {
         try session.state.withLock { s in
             try Self.checkRenderable(crop.cell, in: s.notebook)
             if let photo = s.photo?.photo, crop.x + crop.w > photo.width || crop.y + crop.h > photo.height {
                 throw ProtocolError.badRequest("the crop must lie inside the \(photo.width)×\(photo.height) image")
             }
         }
-        try session.requestRenders([RenderRequest(slot: RenderSlot(cell: crop.cell, kind: .crop), seq: crop.seq,
-                                                  target: .crop(x: crop.x, y: crop.y, width: crop.w, height: crop.h))])
-        return CellSeqResult(cell: crop.cell, seq: crop.seq)
+        let kickoff = try session.requestRenders([FrameRequest(slot: RenderSlot(cell: crop.cell, kind: .crop), seq: crop.seq,
+                                                               target: .crop(x: crop.x, y: crop.y, width: crop.w, height: crop.h))])
+        return (CellSeqResult(cell: crop.cell, seq: crop.seq), kickoff)
     }
 
     private func save(_ session: Session) throws -> SaveResult {

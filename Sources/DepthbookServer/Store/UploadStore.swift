@@ -63,16 +63,3 @@ public struct UploadStore: Sendable {
         return nil
     }
 }
-
-/// Recognises the formats Depthbook reads from their first bytes; the client's Content-Type is ignored.
-public enum FileSniffer {
-    public static func fileExtension(of bytes: [UInt8]) -> String? {
-        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return "jpg" }
-        if bytes.count >= 8, bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "png" }
-        if bytes.count >= 12, bytes[4..<8].elementsEqual(Array("ftyp".utf8)) {
-            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-            if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif"].contains(brand) { return "heic" }
-        }
-        return nil
-    }
-}

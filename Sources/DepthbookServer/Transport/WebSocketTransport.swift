@@ -46,8 +46,6 @@ final class WebSocketTransport: @unchecked Sendable {
         var response: HTTPResponse?
         var headersSent = false
         var bodyOffset = 0
-        /// Close instead of keeping the connection alive (a refused body may still be arriving).
-        var closeAfter = false
 
         init(wsi: OpaquePointer, request: HTTPRequest) {
             self.wsi = wsi
@@ -348,11 +346,10 @@ final class WebSocketTransport: @unchecked Sendable {
         let transaction = HTTPState(wsi: wsi, request: request)
         transactions[id] = transaction
         if method == "POST" {
-            // Refuse an oversized body before reading it when its length is announced.
+            // An announced oversized body is read and dropped, not kept: clients (and proxies) expect to finish
+            // sending before they read the 413, and closing early would break their pipe instead.
             if let announced = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init), announced > uploadLimit {
-                transaction.response = .jsonError(413, "the file is \(announced) bytes; uploads are at most \(uploadLimit) bytes")
-                transaction.closeAfter = true
-                lws_callback_on_writable(wsi)
+                transaction.bodyTooLarge = true
             }
             return 0  // the body arrives in HTTP_BODY callbacks
         }
@@ -420,7 +417,6 @@ final class WebSocketTransport: @unchecked Sendable {
 
     private func finishHTTP(_ id: UInt64, _ transaction: HTTPState) -> Int32 {
         transactions[id] = nil
-        if transaction.closeAfter { return -1 }
         return lws_http_transaction_completed(transaction.wsi) != 0 ? -1 : 0
     }
 

@@ -1,0 +1,280 @@
+import DepthbookEffects
+import Foundation
+import Synchronization
+
+/// `depthbook loadtest`: real WebSocket sessions drag a slider against a running server and measure the time
+/// from sending a change to receiving the first frame that answers it.
+public struct Loadtest: Sendable {
+    public struct Options: Sendable {
+        public var host: String
+        public var port: Int
+        public var sessions: Int
+        public var changes: Int
+        public var rate: Double
+        public var notebook = "depth-threshold"
+        /// A photo file to upload once and open in every session; nil keeps the notebook's own photo.
+        public var photo: String?
+        public var width = 1280
+        public var timeoutSeconds = 60
+
+        public init(host: String, port: Int, sessions: Int, changes: Int, rate: Double) {
+            self.host = host
+            self.port = port
+            self.sessions = sessions
+            self.changes = changes
+            self.rate = rate
+        }
+    }
+
+    /// The one JSON line the command prints.
+    public struct Report: Sendable, Encodable {
+        public var sessions: Int
+        public var changes: Int
+        public var frames: Int
+        public var p50_ms: Double
+        public var p95_ms: Double
+        public var max_ms: Double
+        /// Changes that never got a frame of their own (superseded by a newer one before it rendered).
+        public var dropped: Int
+        public var errors: Int
+        public var server_rss_mb: Double
+
+        /// The report as one JSON line, keys in the order the issue lists them.
+        public var jsonLine: String {
+            func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+            return "{\"sessions\":\(sessions),\"changes\":\(changes),\"frames\":\(frames),\"p50_ms\":\(number(p50_ms)),"
+                + "\"p95_ms\":\(number(p95_ms)),\"max_ms\":\(number(max_ms)),\"dropped\":\(dropped),\"errors\":\(errors),"
+                + "\"server_rss_mb\":\(number(server_rss_mb))}"
+        }
+    }
+
+    public let options: Options
+
+    public init(options: Options) {
+        self.options = options
+    }
+
+    public func run() throws -> Report {
+        let photoReference = try options.photo.map { try upload($0) }
+        let results = Mutex<[SessionResult]>([])
+        let group = DispatchGroup()
+        for index in 0..<options.sessions {
+            group.enter()
+            let thread = Thread { [options] in
+                let result = DragSession(options: options, index: index, upload: photoReference).run()
+                results.withLock { $0.append(result) }
+                group.leave()
+            }
+            thread.start()
+        }
+        group.wait()
+        let all = results.withLock { $0 }
+        let latencies = all.flatMap(\.latencies).sorted()
+        func percentile(_ p: Double) -> Double {
+            guard !latencies.isEmpty else { return 0 }
+            let rank = Int((p * Double(latencies.count - 1)).rounded())
+            return (latencies[rank] * 10).rounded() / 10
+        }
+        let rss = (try? serverStats()) ?? 0
+        return Report(sessions: options.sessions, changes: options.changes * options.sessions,
+                      frames: all.reduce(0) { $0 + $1.frames }, p50_ms: percentile(0.5), p95_ms: percentile(0.95),
+                      max_ms: ((latencies.last ?? 0) * 10).rounded() / 10,
+                      dropped: all.reduce(0) { $0 + $1.dropped }, errors: all.reduce(0) { $0 + $1.errors },
+                      server_rss_mb: (rss * 10).rounded() / 10)
+    }
+
+    private func upload(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw WebSocketClient.Failure("cannot read \(path)")
+        }
+        let (status, body) = try SimpleHTTP.request(host: options.host, port: options.port, method: "POST",
+                                                    path: "/api/upload", body: Array(data))
+        guard status == 200, case .object(let reply) = try? JSONDecoder().decode(JSONValue.self, from: Data(body)),
+              case .string(let id) = reply["upload"] else {
+            throw WebSocketClient.Failure("the upload of \(path) failed (\(status)): \(String(decoding: body.prefix(300), as: UTF8.self))")
+        }
+        return id
+    }
+
+    private func serverStats() throws -> Double {
+        let (status, body) = try SimpleHTTP.request(host: options.host, port: options.port, method: "GET", path: "/api/stats",
+                                                    timeoutSeconds: 10)
+        guard status == 200, case .object(let stats) = try JSONDecoder().decode(JSONValue.self, from: Data(body)),
+              case .number(let rss) = stats["rssMb"] else { return 0 }
+        return rss
+    }
+}
+
+struct SessionResult: Sendable {
+    var latencies: [Double] = []
+    var frames = 0
+    var dropped = 0
+    var errors = 0
+}
+
+/// One simulated page: opens the notebook, previews the slider's cell, then moves the slider at the rate.
+struct DragSession {
+    let options: Loadtest.Options
+    let index: Int
+    let upload: String?
+
+    final class Shared: Sendable {
+        let sentAt = Mutex<[Int: ContinuousClock.Instant]>([:])
+        let answered = Mutex<Set<Int>>([])
+        let latencies = Mutex<[Double]>([])
+        let frames = Atomic<Int>(0)
+        let errors = Atomic<Int>(0)
+        let replies = Mutex<[Int: JSONValue]>([:])
+        let cell = Mutex("")
+    }
+
+    func run() -> SessionResult {
+        var result = SessionResult()
+        let client: WebSocketClient
+        do {
+            client = try WebSocketClient(host: options.host, port: options.port, path: "/ws", timeoutSeconds: options.timeoutSeconds)
+        } catch {
+            result.errors = 1
+            result.dropped = options.changes
+            return result
+        }
+        defer { client.shutdown() }
+        let shared = Shared()
+        let reader = Thread {
+            while let message = try? client.receive() {
+                Self.handle(message, shared: shared)
+            }
+        }
+        var nextID = 0
+        func request(_ type: String, _ fields: [String: JSONValue]) throws -> [String: JSONValue] {
+            nextID += 1
+            var object = fields
+            object["id"] = .number(Double(nextID))
+            object["type"] = .string(type)
+            let text = String(decoding: try JSONEncoder().encode(JSONValue.object(object)), as: UTF8.self)
+            try client.send(text: text)
+            let id = nextID
+            let deadline = ContinuousClock.now + .seconds(options.timeoutSeconds)
+            while ContinuousClock.now < deadline {
+                if let reply = shared.replies.withLock({ $0.removeValue(forKey: id) }) {
+                    guard case .object(let r) = reply, r["ok"] == .bool(true), case .object(let out) = r["result"] else {
+                        throw WebSocketClient.Failure("\(type) failed: \(reply)")
+                    }
+                    return out
+                }
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            throw WebSocketClient.Failure("no reply to \(type)")
+        }
+        do {
+            reader.start()
+            _ = try request("hello", ["protocol": .number(1)])
+            let opened = try request("openNotebook", ["name": .string(options.notebook)])
+            if let upload { _ = try request("openPhoto", ["photo": .object(["upload": .string(upload)])]) }
+            let cell = try Self.sliderCell(in: opened["notebook"])
+            shared.cell.withLock { $0 = cell }
+            var seq = 1
+            shared.sentAt.withLock { $0[seq] = .now }
+            _ = try request("preview", ["cell": .string(cell), "width": .number(Double(options.width)), "seq": .number(Double(seq))])
+            try Self.waitFor(seq: seq, shared: shared, timeout: options.timeoutSeconds)
+            // The warm-up preview is not measured.
+            shared.latencies.withLock { $0.removeAll() }
+            shared.frames.store(0, ordering: .relaxed)
+
+            let interval = Duration.seconds(1 / max(0.1, options.rate))
+            var tick = ContinuousClock.now
+            var firstChangeSeq = 0
+            for change in 0..<options.changes {
+                seq += 1
+                if change == 0 { firstChangeSeq = seq }
+                // The slider sweeps 10...90 and back, as a hand dragging it would.
+                let phase = Double(change % 80) / 40
+                let percentile = 10 + 80 * (phase <= 1 ? phase : 2 - phase)
+                let last = change == options.changes - 1
+                nextID += 1
+                let message: JSONValue = .object([
+                    "id": .number(Double(nextID)), "type": .string("setParams"), "cell": .string(cell),
+                    "params": .object(["percentile": .number(percentile.rounded())]), "seq": .number(Double(seq)),
+                    "interactive": .bool(!last),
+                ])
+                shared.sentAt.withLock { $0[seq] = .now }
+                try client.send(text: String(decoding: try JSONEncoder().encode(message), as: UTF8.self))
+                tick += interval
+                if !last, tick > .now { Thread.sleep(until: tick) }
+            }
+            try Self.waitFor(seq: seq, shared: shared, timeout: options.timeoutSeconds, full: true)
+            let answered = shared.answered.withLock { $0 }
+            result.dropped = (firstChangeSeq...seq).filter { !answered.contains($0) }.count
+        } catch {
+            result.errors += 1
+            if result.dropped == 0 { result.dropped = options.changes - shared.answered.withLock { $0.filter { $0 > 1 }.count } }
+        }
+        result.latencies = shared.latencies.withLock { $0 }
+        result.frames = shared.frames.load(ordering: .relaxed)
+        result.errors += shared.errors.load(ordering: .relaxed)
+        return result
+    }
+
+    /// The first step cell with a `percentile` parameter (the depth-threshold notebook's mask), else the first step.
+    static func sliderCell(in notebook: JSONValue?) throws -> String {
+        guard case .object(let n) = notebook, case .array(let cells) = n["cells"] else {
+            throw WebSocketClient.Failure("openNotebook returned no cells")
+        }
+        var firstStep: String?
+        for case .object(let c) in cells where c["kind"] == .string("step") {
+            guard case .string(let id) = c["id"] else { continue }
+            if firstStep == nil { firstStep = id }
+            if case .object(let params) = c["params"], params["percentile"] != nil { return id }
+        }
+        guard let firstStep else { throw WebSocketClient.Failure("the notebook has no step cell to drag") }
+        return firstStep
+    }
+
+    static func handle(_ message: WebSocketClient.Message, shared: Shared) {
+        switch message {
+        case .binary(let bytes):
+            guard let (header, _) = try? BinaryFrame.decode(bytes), header.cell == shared.cell.withLock({ $0 }) else { return }
+            let now = ContinuousClock.now
+            shared.frames.wrappingAdd(1, ordering: .relaxed)
+            let first = shared.answered.withLock { $0.insert(header.seq).inserted }
+            if first, let sent = shared.sentAt.withLock({ $0[header.seq] }) {
+                let elapsed = now - sent
+                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                shared.latencies.withLock { $0.append(ms) }
+            }
+            // Full frames are also noted as -seq, so the end of the drag can wait for the final full preview.
+            if !header.coarse { shared.answered.withLock { _ = $0.insert(-header.seq) } }
+        case .text(let text):
+            guard case .object(let object) = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                shared.errors.wrappingAdd(1, ordering: .relaxed)
+                return
+            }
+            if object["type"] == .string("reply") {
+                if object["ok"] != .bool(true) { shared.errors.wrappingAdd(1, ordering: .relaxed) }
+                if case .number(let id) = object["id"] { shared.replies.withLock { $0[Int(id)] = .object(object) } }
+            } else if object["event"] == .string("cellError") {
+                shared.errors.wrappingAdd(1, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Waits for a frame answering `seq` (with `full`, its full-size frame).
+    static func waitFor(seq: Int, shared: Shared, timeout: Int, full: Bool = false) throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            let done = shared.answered.withLock { full ? $0.contains(-seq) : $0.contains(seq) }
+            if done { return }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        throw WebSocketClient.Failure("no frame for seq \(seq) within \(timeout) s")
+    }
+}
+
+extension Thread {
+    static func sleep(until instant: ContinuousClock.Instant) {
+        let remaining = instant - .now
+        guard remaining > .zero else { return }
+        let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
+        Thread.sleep(forTimeInterval: seconds)
+    }
+}

@@ -1,0 +1,94 @@
+import DepthbookCodecs
+import DepthbookEffects
+import DepthbookEngine
+import Foundation
+
+/// The studio's renderer over one photo: DepthbookEffects' `NotebookRenderer` for pixels, the codecs for
+/// JPEG/PNG. One per open photo, shared by every session on it (the renderer and its cache are Sendable),
+/// so twenty sessions on one sample share one cache of intermediates.
+final class EffectsRenderer: PhotoRenderer {
+    private let notebookRenderer: NotebookRenderer
+    private let photo: Photo
+    /// JPEG quality of previews and crops: what the page shows while you work.
+    static let previewQuality = 85
+
+    init(photo: Photo, cacheBytes: Int) {
+        self.photo = photo
+        notebookRenderer = NotebookRenderer(photo: photo, cacheBytes: cacheBytes)
+    }
+
+    func render(notebook: Notebook, cell: String, target: FrameTarget,
+                isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
+        let request: CellRenderRequest
+        switch target {
+        case .preview(let width):
+            request = CellRenderRequest(width: width)
+        case .crop(let x, let y, let width, let height):
+            request = CellRenderRequest(width: photo.width, region: .init(x: x, y: y, width: width, height: height))
+        }
+        let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: request, isCancelled: isCancelled)
+        let jpeg = try JPEGEncoder.encode(rendered.image, quality: Self.previewQuality)
+        return RenderedFrame(jpeg: jpeg, width: rendered.image.width, height: rendered.image.height,
+                             cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)
+    }
+
+    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply {
+        let h = try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins)
+        return HistogramReply(bins: h.bins, min: h.min, max: h.max, marker: h.marker, holes: h.holes)
+    }
+
+    func export(notebook: Notebook, cell: String, format: ExportFormat,
+                progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
+        switch format {
+        case .gif:
+            throw ProtocolError(.unsupported, "GIF export needs the animated effects (Wiggle), which this build does not have yet")
+        case .jpeg, .png:
+            break
+        }
+        let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width))
+        progress(0.7)
+        if format == .png {
+            // A mask or matte exports as one grey channel; anything else as the RGB the page shows.
+            let image = rendered.image
+            let plane = rendered.kind == .mask
+                ? Raster<UInt8>(width: image.width, height: image.height, channels: 1,
+                                samples: stride(from: 0, to: image.samples.count, by: 3).map { image.samples[$0] })
+                : image
+            return ExportedFile(bytes: try PNGCodec.encode(plane), fileExtension: "png")
+        }
+        // The full-resolution result keeps the photo's depth, mattes and faces, and carries its recipe.
+        var result = photo
+        result.image = rendered.image
+        let bytes = try PhotoWriter.jpegWithDepth(result, quality: 92, extraXMP: try RecipeXMP.packet(notebook: notebook, cell: cell))
+        return ExportedFile(bytes: bytes, fileExtension: "jpg")
+    }
+}
+
+/// The notebook a result came from, as XMP in Depthbook's namespace, so the file can restore its recipe.
+enum RecipeXMP {
+    static let namespace = "http://ns.depthbook.dev/1.0/"
+
+    static func packet(notebook: Notebook, cell: String) throws -> String {
+        let json = String(decoding: try NotebookIdentity.canonicalJSON(notebook), as: UTF8.self)
+        return """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description rdf:about="" xmlns:depthbook="\(namespace)" depthbook:Cell="\(escape(cell))" \
+            depthbook:Notebook="\(escape(json))"/></rdf:RDF></x:xmpmeta>
+            """
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n": out += "&#10;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

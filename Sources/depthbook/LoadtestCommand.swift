@@ -1,0 +1,60 @@
+import ArgumentParser
+import DepthbookServer
+import Foundation
+
+/// `depthbook loadtest`: drive real WebSocket sessions against a running `depthbook serve` and print one
+/// JSON line of latency figures.
+struct LoadtestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loadtest",
+        abstract: "Drag a slider in N real sessions against a running server and print latency as one JSON line.")
+
+    @Option(help: "The server's WebSocket URL, ws://HOST:PORT (the path /ws is implied).")
+    var url: String
+
+    @Option(help: "Concurrent sessions.")
+    var sessions: Int = 1
+
+    @Option(help: "Slider changes per session.")
+    var changes: Int = 100
+
+    @Option(help: "Changes per second in each session.")
+    var rate: Double = 60
+
+    @Option(help: "The bundled notebook each session opens.")
+    var notebook: String = "depth-threshold"
+
+    @Option(help: "A photo file uploaded once and opened in every session (default: the notebook's own photo).")
+    var photo: String?
+
+    @Option(help: "Preview width in pixels.")
+    var width: Int = 1280
+
+    @Flag(help: "Print the JSON line only (the default output is the same line).")
+    var json = false
+
+    func validate() throws {
+        guard sessions >= 1, sessions <= 1000 else { throw ValidationError("--sessions must be 1...1000") }
+        guard changes >= 1 else { throw ValidationError("--changes must be at least 1") }
+        guard rate > 0, rate <= 1000 else { throw ValidationError("--rate must be in (0, 1000] changes per second") }
+        guard (64...2048).contains(width) else { throw ValidationError("--width must be 64...2048") }
+        _ = try endpoint()
+    }
+
+    /// Host and port from `ws://host:port[/ws]`.
+    func endpoint() throws -> (host: String, port: Int) {
+        guard let parsed = URL(string: url), parsed.scheme == "ws", let host = parsed.host else {
+            throw ValidationError("--url must look like ws://127.0.0.1:8080 (wss:// is not supported by the load test)")
+        }
+        return (host, parsed.port ?? 80)
+    }
+
+    func run() throws {
+        let (host, port) = try endpoint()
+        var options = Loadtest.Options(host: host, port: port, sessions: sessions, changes: changes, rate: rate)
+        options.notebook = notebook
+        options.photo = photo
+        options.width = width
+        print(try Loadtest(options: options).run().jsonLine)
+    }
+}

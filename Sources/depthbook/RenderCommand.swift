@@ -1,0 +1,89 @@
+import ArgumentParser
+import DepthbookCodecs
+import DepthbookEffects
+import DepthbookEngine
+import Foundation
+
+/// `depthbook render NOTEBOOK.json --photo FILE [--cell ID] [--width W] -o OUT.jpg`: a notebook cell, headless.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render one cell of a notebook over a photo to a JPEG, without the studio."
+    )
+
+    @Argument(help: "A notebook file (see docs/notebook-format.md), e.g. Notebooks/depth-threshold.json.")
+    var notebook: String
+
+    @Option(help: "The photo to render on (HEIC, JPEG or PNG); default: the photo the notebook opens on.")
+    var photo: String?
+
+    @Option(name: .customLong("depth"), help: "A separate depth map for --photo (brighter is nearer).")
+    var depthFile: String?
+
+    @Option(help: "The cell to render; default: the notebook's last cell that has an image.")
+    var cell: String?
+
+    @Option(help: "Output width in pixels; default: the photo's full width.")
+    var width: Int?
+
+    @Option(name: .shortAndLong, help: "Where to write the JPEG.")
+    var output: String
+
+    @Option(help: "JPEG quality, 1...100.")
+    var quality: Int = 90
+
+    func validate() throws {
+        if let width, !(16...16384).contains(width) { throw ValidationError("--width must be 16...16384") }
+        if !(1...100).contains(quality) { throw ValidationError("--quality must be 1...100") }
+    }
+
+    func run() throws {
+        do {
+            let document = try loadNotebook()
+            let picture = try loadPhoto(document)
+            guard let cellID = cell ?? document.cells.last(where: { [.photo, .view, .step].contains($0.kind) })?.id else {
+                throw EffectError.badRequest("the notebook has no cell to render")
+            }
+            let renderer = NotebookRenderer(photo: picture)
+            let start = Date()
+            let rendered = try renderer.render(notebook: document, cell: cellID,
+                                               request: CellRenderRequest(width: width ?? picture.width))
+            let elapsed = Date().timeIntervalSince(start)
+            let jpeg = try JPEGEncoder.encode(rendered.image, quality: quality)
+            try Data(jpeg).write(to: URL(fileURLWithPath: output))
+            print("\(document.name)/\(cellID): \(rendered.image.width)×\(rendered.image.height) \(rendered.kind.rawValue) in "
+                + "\(Int(elapsed * 1000)) ms → \(output) (\(jpeg.count) bytes)")
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            FileHandle.standardError.write(Data("depthbook render: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    private func loadNotebook() throws -> Notebook {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: notebook)) } catch {
+            throw EffectError.badRequest("cannot read the notebook \(notebook)")
+        }
+        do { return try JSONDecoder().decode(Notebook.self, from: data) } catch let error as NotebookError {
+            throw error
+        } catch {
+            throw EffectError.badRequest("\(notebook) is not a notebook: \(error)")
+        }
+    }
+
+    private func loadPhoto(_ document: Notebook) throws -> Photo {
+        if let photo { return try PhotoReader.read(contentsOf: photo, depthMapPath: depthFile) }
+        switch document.photo {
+        case .sample(let id):
+            return try SampleLibrary.photo(id: id)
+        case .path(let path):
+            let base = URL(fileURLWithPath: notebook).deletingLastPathComponent()
+            let resolved = path.hasPrefix("/") ? path : base.appendingPathComponent(path).path
+            return try PhotoReader.read(contentsOf: resolved)
+        case .upload:
+            throw EffectError.badRequest("the notebook opens on an upload, which lives on the server: pass --photo FILE")
+        }
+    }
+}
