@@ -21,13 +21,15 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // giflib has no pkg-config file: the module map links "gif" itself.
+        .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
 
         // Pure Swift: pixels, planes, the photo model, recipes and filters. No C, no I/O, no JSON.
         .target(name: "DepthbookEngine", swiftSettings: swiftSettings),
         // Files in and out: HEIC, JPEG (with MPF depth and mattes), PNG, XMP; bundled sample generation.
         .target(
             name: "DepthbookCodecs",
-            dependencies: ["DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG"],
+            dependencies: ["DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG", "CGif"],
             swiftSettings: swiftSettings
         ),
         // Named effects of the talks and the notebook document that strings them together.

@@ -49,8 +49,8 @@ struct EffectPropertyTests {
     @Test func scaledMatteAreaFollowsTheScale() throws {
         let photo = try S.sample("portrait")
         func area(_ scale: Double) throws -> Double {
-            let nb = S.notebook([S.step("m", "scaleSubject", ["image": "photo", "matte": "photo.portraitEffectsMatte"],
-                                        ["scale": .number(scale), "output": .choice("matte")])])
+            let nb = S.notebook([S.step("m", "scaledMatte", ["image": "photo", "matte": "photo.portraitEffectsMatte"],
+                                        ["scale": .number(scale)])])
             return try S.floats(photo, nb, "m", width: 128).samples.reduce(0) { $0 + Double($1) }
         }
         let one = try area(1), small = try area(0.7)
@@ -63,8 +63,8 @@ struct EffectPropertyTests {
         let nb = S.notebook([
             S.step("t", "depthThreshold", ["disparity": "photo.disparity"]),
             S.step("f", "faceDepthMask", ["disparity": "photo.disparity"], ["gamma": .number(0.3)]),
-            S.step("c", "marching", ["image": "photo", "matte": "photo.portraitEffectsMatte"], ["output": .choice("coverage")]),
-            S.step("m", "scaleSubject", ["image": "photo", "matte": "photo.portraitEffectsMatte"], ["output": .choice("matte"), "scale": .number(1.4)]),
+            S.step("c", "marchingCoverage", ["image": "photo", "matte": "photo.portraitEffectsMatte"]),
+            S.step("m", "scaledMatte", ["image": "photo", "matte": "photo.portraitEffectsMatte"], ["scale": .number(1.4)]),
         ])
         for cell in ["t", "f", "c", "m"] {
             let samples = try S.floats(photo, nb, cell, width: 96).samples
@@ -111,9 +111,8 @@ struct EffectPropertyTests {
         }
         let photo = Photo(image: RGBImage8(width: w, height: h, channels: 3, repeating: 128),
                           mattes: [Matte(kind: .portraitEffectsMatte, plane: FloatPlane(width: w, height: h, channels: 1, samples: matte))])
-        let nb = S.notebook([S.step("c", "marching", ["image": "photo", "matte": "photo.portraitEffectsMatte"],
-                                    ["count": .number(Double(count)), "spacing": .number(0.2), "scaleStep": .number(0.8),
-                                     "output": .choice("coverage")])])
+        let nb = S.notebook([S.step("c", "marchingCoverage", ["image": "photo", "matte": "photo.portraitEffectsMatte"],
+                                    ["count": .number(Double(count)), "spacing": .number(0.2), "scaleStep": .number(0.8)])])
         let coverage = try S.floats(photo, nb, "c", width: w)
         #expect(ConnectedComponents.count(coverage.samples.map { $0 > 0.5 }, width: w, height: h) == count)
     }

@@ -1,0 +1,65 @@
+import DepthbookEngine
+import DepthbookTestSupport
+import Testing
+
+/// Synthetic depth of field: identity when everything is in focus, no halos, region independence.
+struct DepthBlurTests {
+    /// A red square (near, disparity 2) over a noisy green/blue background (far, disparity 0.5).
+    static let size = 48
+    static func inSquare(_ x: Int, _ y: Int) -> Bool { (16..<32).contains(x) && (16..<32).contains(y) }
+    static let image: Raster<Float> = {
+        let noise = EngineFixtures.noise(width: size, height: size, channels: 1, seed: 7)
+        var s = [Float](repeating: 0, count: size * size * 3)
+        for y in 0..<size { for x in 0..<size {
+            let i = (y * size + x) * 3
+            if inSquare(x, y) { s[i] = 1; s[i + 1] = 0; s[i + 2] = 0 } else { s[i] = 0; s[i + 1] = noise.samples[y * size + x]; s[i + 2] = 1 }
+        } }
+        return Raster(width: size, height: size, channels: 3, samples: s)
+    }()
+    static let disparity = DepthScenes.plane(width: size, height: size) { x, y in inSquare(x, y) ? 2 : 0.5 }
+
+    func blurNode(_ blur: DepthBlur) throws -> Node {
+        try Node(blur, [EngineFixtures.source(Self.image, id: "img"), EngineFixtures.source(Self.disparity, id: "disp")])
+    }
+
+    @Test func f22WithFocusEverywhereIsTheInput() throws {
+        let node = try blurNode(DepthBlur(aperture: 22, maxRadius: 40, focusNear: 0, focusFar: 1, low: 0.5, high: 2))
+        #expect(try DepthScenes.render(node).samples == Self.image.samples)
+    }
+
+    @Test func backgroundBlursWithoutHalosAndTheSubjectStaysSharp() throws {
+        let node = try blurNode(DepthBlur(aperture: 1.4, maxRadius: 6, focusNear: 1, focusFar: 1, low: 0.5, high: 2))
+        let out = try DepthScenes.render(node).samples
+        var backgroundVariance = (before: 0.0, after: 0.0, count: 0)
+        for y in 0..<Self.size { for x in 0..<Self.size {
+            let i = (y * Self.size + x) * 3
+            if Self.inSquare(x, y) {
+                // The sharp subject keeps its colour exactly: nothing from the background spills onto it.
+                #expect(out[i] == 1 && out[i + 1] == 0 && out[i + 2] == 0)
+            } else {
+                // No halo: the red subject never glows into the blurred background.
+                #expect(out[i] == 0)
+                #expect(abs(out[i + 2] - 1) < 1e-5)
+                let g0 = Double(Self.image.samples[i + 1]) - 0.5, g1 = Double(out[i + 1]) - 0.5
+                backgroundVariance.before += g0 * g0
+                backgroundVariance.after += g1 * g1
+                backgroundVariance.count += 1
+            }
+        } }
+        // Uniform noise has variance 1/12; a disc of radius 6 (113 px) averages most of it away.
+        #expect(backgroundVariance.after < backgroundVariance.before / 10)
+    }
+
+    @Test func aRegionIsTheSameAsTheCropOfTheWholeFrame() throws {
+        let node = try blurNode(DepthBlur(aperture: 2, maxRadius: 5, focusNear: 0, focusFar: 0.2, low: 0.5, high: 2))
+        let whole = try DepthScenes.render(node)
+        let region = PixelRect(x: 9, y: 20, width: 17, height: 11)
+        let part = try Evaluator().render(node, RenderTarget(size: node.extent, region: region))
+        #expect(part.samples == whole.cropped(to: region).samples)
+    }
+
+    @Test func focusRangeMustBeOrdered() {
+        #expect(throws: RenderError.self) { try DepthBlur(aperture: 2, maxRadius: 5, focusNear: 0.6, focusFar: 0.2, low: 0, high: 1) }
+        #expect(throws: RenderError.self) { try DepthBlur(aperture: 0.5, maxRadius: 5, focusNear: 0, focusFar: 1, low: 0, high: 1) }
+    }
+}
