@@ -33,7 +33,10 @@ def test_corrupt_upload_shows_error_in_photo_cell(depthbook_server, browser, art
 
     open_notebook(browser, depthbook_server.base_url, "depth-threshold")
     photo_cell = browser.find_element(By.CSS_SELECTOR, "db-cell[data-kind=photo]")
-    ready_before = len(photo_cell.find_elements(By.CSS_SELECTOR, "db-preview[data-state=ready]"))
+    planes = len(photo_cell.find_elements(By.CSS_SELECTOR, "db-preview"))
+    assert planes > 0, "the photo cell shows no planes"
+    wait_for("every plane of the photo to show", lambda: (
+        len(photo_cell.find_elements(By.CSS_SELECTOR, "db-preview[data-state=ready]")) == planes))
     photo_cell.find_element(By.CSS_SELECTOR, "input.upload-photo").send_keys(str(path))
     photo_cell.find_element(By.CSS_SELECTOR, "button.upload-button").click()
 
@@ -41,7 +44,7 @@ def test_corrupt_upload_shows_error_in_photo_cell(depthbook_server, browser, art
         line if (line := photo_cell.find_element(By.CSS_SELECTOR, ".cell-error")).is_displayed() and line.text else None))
     assert expected in error.text, f"the cell says {error.text!r}; the server said {expected!r}"
     assert error.get_attribute("role") == "alert"
-    assert len(photo_cell.find_elements(By.CSS_SELECTOR, "db-preview[data-state=ready]")) == ready_before, \
+    assert len(photo_cell.find_elements(By.CSS_SELECTOR, "db-preview[data-state=ready]")) == planes, \
         "the photo that was open disappeared after a refused upload"
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", photo_cell)
     screenshot(browser, artifacts_dir, f"upload-error-{path.stem}")
