@@ -74,7 +74,7 @@ enum SeparateDepthMap {
         case .jpeg:
             let structure = try JPEGStructure(bytes)
             let gray = try TurboJPEGDecoder.decode(bytes[...], gray: true, limits: limits, what: "the depth map")
-            plane = DepthPlanes.unitPlane(gray).applying(structure.exif?.orientation ?? .up)
+            plane = DepthPlanes.unitPlane(gray).upright(structure.exif?.orientation ?? .up)
         case .png:
             plane = try PNGCodec.decode(bytes, limits: limits).firstChannelUnit()
         default:

@@ -113,3 +113,17 @@ struct CodecTests {
         return ExifBlock(bytes: ExifBlock.header + tiff)
     }
 }
+
+/// The fast upright transform equals the engine's plain reference for every orientation and channel count.
+struct UprightTransformTests {
+    @Test(arguments: Orientation.allCases)
+    func matchesTheEngineReference(_ orientation: Orientation) {
+        for channels in [1, 3, 4] {
+            let w = 7, h = 5
+            let raster = Raster<UInt8>(width: w, height: h, channels: channels, samples: (0..<(w * h * channels)).map { UInt8($0 % 251) })
+            #expect(UprightTransform.apply(raster, orientation) == raster.applying(orientation), "\(orientation) × \(channels)")
+            let floats = Raster<Float>(width: w, height: h, channels: channels, samples: raster.samples.map { Float($0) / 7 })
+            #expect(UprightTransform.apply(floats, orientation) == floats.applying(orientation))
+        }
+    }
+}

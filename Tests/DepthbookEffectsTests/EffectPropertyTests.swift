@@ -49,8 +49,8 @@ struct EffectPropertyTests {
     @Test func scaledMatteAreaFollowsTheScale() throws {
         let photo = try S.sample("portrait")
         func area(_ scale: Double) throws -> Double {
-            let nb = S.notebook([S.step("m", "scaleSubject", ["image": "photo", "matte": "photo.portraitEffectsMatte"],
-                                        ["scale": .number(scale), "output": .choice("matte")])])
+            let nb = S.notebook([S.step("m", "scaledMatte", ["image": "photo", "matte": "photo.portraitEffectsMatte"],
+                                        ["scale": .number(scale)])])
             return try S.floats(photo, nb, "m", width: 128).samples.reduce(0) { $0 + Double($1) }
         }
         let one = try area(1), small = try area(0.7)
@@ -63,8 +63,8 @@ struct EffectPropertyTests {
         let nb = S.notebook([
             S.step("t", "depthThreshold", ["disparity": "photo.disparity"]),
             S.step("f", "faceDepthMask", ["disparity": "photo.disparity"], ["gamma": .number(0.3)]),
-            S.step("c", "marching", ["image": "photo", "matte": "photo.portraitEffectsMatte"], ["output": .choice("coverage")]),
-            S.step("m", "scaleSubject", ["image": "photo", "matte": "photo.portraitEffectsMatte"], ["output": .choice("matte"), "scale": .number(1.4)]),
+            S.step("c", "marchingCoverage", ["image": "photo", "matte": "photo.portraitEffectsMatte"]),
+            S.step("m", "scaledMatte", ["image": "photo", "matte": "photo.portraitEffectsMatte"], ["scale": .number(1.4)]),
         ])
         for cell in ["t", "f", "c", "m"] {
             let samples = try S.floats(photo, nb, cell, width: 96).samples
@@ -111,9 +111,8 @@ struct EffectPropertyTests {
         }
         let photo = Photo(image: RGBImage8(width: w, height: h, channels: 3, repeating: 128),
                           mattes: [Matte(kind: .portraitEffectsMatte, plane: FloatPlane(width: w, height: h, channels: 1, samples: matte))])
-        let nb = S.notebook([S.step("c", "marching", ["image": "photo", "matte": "photo.portraitEffectsMatte"],
-                                    ["count": .number(Double(count)), "spacing": .number(0.2), "scaleStep": .number(0.8),
-                                     "output": .choice("coverage")])])
+        let nb = S.notebook([S.step("c", "marchingCoverage", ["image": "photo", "matte": "photo.portraitEffectsMatte"],
+                                    ["count": .number(Double(count)), "spacing": .number(0.2), "scaleStep": .number(0.8)])])
         let coverage = try S.floats(photo, nb, "c", width: w)
         #expect(ConnectedComponents.count(coverage.samples.map { $0 > 0.5 }, width: w, height: h) == count)
     }
@@ -166,6 +165,27 @@ struct EffectPropertyTests {
         let relative = try NotebookRenderer(photo: outdoor).histogram(notebook: nb, reference: "m", bins: 16)
         let faceDisparity = truth.disparityScale / (try #require(truth.subjectDepth))
         #expect(abs(try #require(relative.marker) - faceDisparity * 0.8) < faceDisparity * 0.02)
+    }
+
+    /// Without a face, Backdrop takes a clicked point, else the nearest large region; a face region lying
+    /// outside the picture (bad metadata) is clamped, not a crash.
+    @Test func backdropSubjectSources() throws {
+        let still = try S.sample("still-life")
+        func marker(_ photo: Photo, _ params: [String: ParameterValue]) throws -> Double? {
+            let nb = S.notebook([S.step("m", "faceDepthMask", ["disparity": "photo.disparity"], params)])
+            return try NotebookRenderer(photo: photo).histogram(notebook: nb, reference: "m", bins: 8).marker
+        }
+        let truth = try SampleLibrary.truth(id: "still-life")
+        // The orange (nearest prop, 0.6 m) under a clicked point: relative depth cuts 20 % below its disparity.
+        let orange = try #require(try marker(still, ["source": .choice("point"), "point": .point(x: 0.42, y: 0.77)]))
+        let orangeDisparity = truth.disparityScale / (try #require(truth.propDepths["orange"]))
+        #expect(orange > orangeDisparity * 0.8 * 0.9 && orange <= orangeDisparity * 0.8 * 1.001)
+        #expect(try marker(still, ["source": .choice("nearest")]) != nil)
+        #expect(throws: EffectError.self) { try marker(still, ["source": .choice("face")]) }
+        #expect(throws: EffectError.self) { try marker(still, ["source": .choice("point")]) }
+        var odd = try S.sample("portrait")
+        odd.faces = [FaceRegion(x: 1e6, y: -1e6, width: 50, height: 50)]
+        #expect(try marker(odd, [:]) != nil)
     }
 
     @Test func missingMatteIsNamed() throws {

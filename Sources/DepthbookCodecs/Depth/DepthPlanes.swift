@@ -11,7 +11,7 @@ enum DepthPlanes {
     /// Builds `DepthData` from stored integers with Apple's mapping, refusing an all-hole map.
     static func appleDepth(stored: Raster<UInt8>, metadata: AppleDepthMetadata, orientation: Orientation) throws -> DepthData {
         let values = metadata.floats(fromStored: stored.samples.map { UInt16($0) })
-        let map = FloatPlane(width: stored.width, height: stored.height, channels: 1, samples: values).applying(orientation)
+        let map = FloatPlane(width: stored.width, height: stored.height, channels: 1, samples: values).upright(orientation)
         let depth = DepthData(kind: metadata.kind ?? .disparity, map: map, accuracy: metadata.accuracy ?? .relative,
                               isFiltered: metadata.isFiltered ?? false, quality: metadata.quality, calibration: metadata.calibration)
         guard depth.range != nil else { throw PhotoError.depthAllHoles }

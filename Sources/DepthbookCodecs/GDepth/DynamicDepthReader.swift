@@ -69,7 +69,7 @@ enum DynamicDepthReader {
         let format = try GoogleDepthRange.parseFormat(text("Format"))
         let (near, far) = try GoogleDepthRange.validate(near: try number("Near"), far: try number("Far"))
         let normalized = try GoogleDepthRange.normalizedPlane(Array(file[range]), limits: limits)
-        let map = GoogleDepthRange.disparity(normalized: normalized, format: format, near: near, far: far).applying(orientation)
+        let map = GoogleDepthRange.disparity(normalized: normalized, format: format, near: near, far: far).upright(orientation)
         let units = text("Units")?.lowercased()
         let metric = units == "meters" || units == "m"
         return DepthData(kind: .disparity, map: map, accuracy: metric ? .absolute : .relative, isFiltered: true)

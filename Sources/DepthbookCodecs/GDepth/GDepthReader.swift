@@ -17,7 +17,7 @@ enum GDepthReader {
             throw PhotoError.badMetadata("GDepth:Data is not base64")
         }
         let normalized = try GoogleDepthRange.normalizedPlane([UInt8](bytes), limits: limits)
-        let map = GoogleDepthRange.disparity(normalized: normalized, format: format, near: near, far: far).applying(orientation)
+        let map = GoogleDepthRange.disparity(normalized: normalized, format: format, near: near, far: far).upright(orientation)
         let units = text("Units")?.lowercased()
         let metric = units == "m" || units == "meters" || units == "metres"
         return DepthData(kind: .disparity, map: map, accuracy: metric ? .absolute : .relative, isFiltered: true)

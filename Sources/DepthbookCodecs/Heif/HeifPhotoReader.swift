@@ -198,6 +198,6 @@ enum HeifPhotoReader {
     static func upright(_ plane: FloatPlane, like image: RGBImage8, orientation: Orientation) -> FloatPlane {
         guard orientation.swapsAxes, plane.width != plane.height, image.width != image.height else { return plane }
         let planePortrait = plane.height > plane.width, imagePortrait = image.height > image.width
-        return planePortrait == imagePortrait ? plane : plane.applying(orientation)
+        return planePortrait == imagePortrait ? plane : plane.upright(orientation)
     }
 }

@@ -7,7 +7,7 @@ enum JPEGPhotoReader {
         try limits.check(width: primary.width, height: primary.height, what: "the image")
         let exif = primary.exif
         let orientation = exif?.orientation ?? .up
-        let image = try TurboJPEGDecoder.decode(bytes[...], gray: false, limits: limits, what: "the image").applying(orientation)
+        let image = try TurboJPEGDecoder.decode(bytes[...], gray: false, limits: limits, what: "the image").upright(orientation)
 
         let xmpText = primary.xmp
         var documents: [XMPDocument] = []
@@ -60,7 +60,7 @@ enum JPEGPhotoReader {
             case .matte(let matteKind):
                 guard photo.matte(matteKind) == nil else { continue }
                 let stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the \(matteKind.rawValue) matte")
-                photo.mattes.append(Matte(kind: matteKind, plane: DepthPlanes.unitPlane(stored).applying(orientation)))
+                photo.mattes.append(Matte(kind: matteKind, plane: DepthPlanes.unitPlane(stored).upright(orientation)))
             case .hdrGainMap, .alpha, .other:
                 // Listed, not used as planes: `Photo.auxiliary` is for what Depthbook carries but does not apply.
                 photo.auxiliary.append(AuxiliaryImageInfo(kind: kind.name, urn: nil, width: sw, height: sh))

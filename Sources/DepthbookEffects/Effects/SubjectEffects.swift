@@ -34,25 +34,44 @@ struct ScaleSubjectEffect: Effect {
         id: "scaleSubject", title: "Scale the subject",
         summary: "Make the matted subject bigger or smaller, anchored at its base; what it uncovers is filled from around it.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
-        parameters: [
-            .number("scale", "Scale", 0.5...2, default: 1.3, step: 0.01, doc: "Subject size relative to the original (1 leaves the photo unchanged)."),
-            .number("grow", "Fill margin", 0...200, default: 24, step: 1, unit: "px", doc: "How far beyond the matte the fill reaches."),
-            .choice("output", "Show", ["composite", "matte", "plate"], default: "composite",
-                    doc: "The result, the scaled matte (white where the subject now is), or the plate behind it."),
+        parameters: scaleParameters + [
+            .choice("output", "Show", ["composite", "plate"], default: "composite",
+                    doc: "The result, or the plate behind the scaled subject (the photo with the old subject filled in)."),
         ])
 
+    static let scaleParameters: [EffectParameter] = [
+        .number("scale", "Scale", 0.5...2, default: 1.3, step: 0.01, doc: "Subject size relative to the original (1 leaves the photo unchanged)."),
+        .number("grow", "Fill margin", 0...200, default: 24, step: 1, unit: "px", doc: "How far beyond the matte the fill reaches."),
+    ]
+
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
-        let image = try inputs.node("image"), matte = try inputs.node("matte")
-        let output = SubjectScaleFilter.Output(rawValue: p.choice("output")) ?? .composite
-        let node = try scaled(image: image, matte: matte, scale: p.number("scale"), grow: p.number("grow"), output: output, c)
-        return BuiltNode(node, role: output == .matte ? .mask : .image)
+        let output: SubjectScaleFilter.Output = p.choice("output") == "plate" ? .plate : .composite
+        let node = try scaled(image: try inputs.node("image"), matte: try inputs.node("matte"), scale: p.number("scale"),
+                              grow: p.number("grow"), output: output, c)
+        return BuiltNode(node, role: .image)
     }
 
     static func scaled(image: Node, matte: Node, scale: Double, grow: Double, output: SubjectScaleFilter.Output,
                        _ c: EffectContext) throws -> Node {
         let base = try subjectBox(matte, effect: description.id, c).base
-        let fill = try Node(InpaintFilter(grow: c.nativePixels(grow, for: image)), [image, matte])
+        // The matte output never reads the fill: skip the inpainting for it.
+        let fill = output == .matte ? image : try Node(InpaintFilter(grow: c.nativePixels(grow, for: image)), [image, matte])
         return try Node(SubjectScaleFilter(scale: scale, anchorX: base.x, anchorY: base.y, output: output), [image, matte, fill])
+    }
+}
+
+/// The matte moved with the subject: where the scaled subject now is (the mask of Big Head's last step).
+struct ScaledMatteEffect: Effect {
+    static let description = EffectDescription(
+        id: "scaledMatte", title: "Scaled matte",
+        summary: "The portrait matte scaled with the subject about its base: white where the subject now is.",
+        output: .plane, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
+        parameters: [ScaleSubjectEffect.scaleParameters[0]])
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        let node = try ScaleSubjectEffect.scaled(image: try inputs.node("image"), matte: try inputs.node("matte"),
+                                                 scale: p.number("scale"), grow: 0, output: .matte, c)
+        return BuiltNode(node, role: .mask)
     }
 }
 
@@ -89,11 +108,7 @@ struct MarchingEffect: Effect {
     static let description = EffectDescription(
         id: "marching", title: "Marching",
         summary: "Copies of the matted subject stitched together in a line, drawn back to front.",
-        output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
-        parameters: parameters + [
-            .choice("output", "Show", ["composite", "coverage"], default: "composite",
-                    doc: "The picture, or the copies' coverage as a mask."),
-        ])
+        output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)], parameters: parameters)
 
     static let parameters: [EffectParameter] = [
         .number("count", "Copies", 1...120, default: 6, step: 1, doc: "Subjects in the picture, the original included."),
@@ -106,11 +121,26 @@ struct MarchingEffect: Effect {
     ]
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        BuiltNode(try node(inputs, p, c, output: .composite), role: .image)
+    }
+
+    static func node(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext, output: MarchingFilter.Output) throws -> Node {
         let image = try inputs.node("image"), matte = try inputs.node("matte")
         let box = try subjectBox(matte, effect: description.id, c)
-        let output = MarchingFilter.Output(rawValue: p.choice("output")) ?? .composite
         let filter = MarchingFilter(count: p.int("count"), spacing: p.number("spacing"), scaleStep: p.number("scaleStep"),
                                     horizon: p.number("horizon"), subject: box, output: output)
-        return BuiltNode(try Node(filter, [image, matte]), role: output == .coverage ? .mask : .image)
+        return try Node(filter, [image, matte])
+    }
+}
+
+/// Where Marching's copies are: their coverage as a mask (one blob per copy when they do not overlap).
+struct MarchingCoverageEffect: Effect {
+    static let description = EffectDescription(
+        id: "marchingCoverage", title: "Marching coverage",
+        summary: "The copies' coverage as a mask: white wherever some copy of the subject is.",
+        output: .plane, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)], parameters: MarchingEffect.parameters)
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        BuiltNode(try MarchingEffect.node(inputs, p, c, output: .coverage), role: .mask)
     }
 }

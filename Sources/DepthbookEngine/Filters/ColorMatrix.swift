@@ -41,20 +41,26 @@ public struct ColorMatrix: PointwiseFilter {
         let (m0, m1, m2, m3) = (m[0], m[1], m[2], m[3])
         let (m4, m5, m6, m7) = (m[4], m[5], m[6], m[7])
         let (m8, m9, m10, m11) = (m[8], m[9], m[10], m[11])
-        for i in 0..<count {
-            let j = i * 3
-            let r = src[j], g = src[j + 1], b = src[j + 2]
-            var o0 = m0 * r + m1 * g + m2 * b + m3
-            var o1 = m4 * r + m5 * g + m6 * b + m7
-            var o2 = m8 * r + m9 * g + m10 * b + m11
-            if clamps {
-                o0 = min(max(o0, 0), 1)
-                o1 = min(max(o1, 0), 1)
-                o2 = min(max(o2, 0), 1)
+        if clamps {
+            for i in 0..<count {
+                let j = i * 3
+                let r = src[j], g = src[j + 1], b = src[j + 2]
+                output[j] = unitClamp(m0 * r + m1 * g + m2 * b + m3)
+                output[j + 1] = unitClamp(m4 * r + m5 * g + m6 * b + m7)
+                output[j + 2] = unitClamp(m8 * r + m9 * g + m10 * b + m11)
             }
-            output[j] = o0
-            output[j + 1] = o1
-            output[j + 2] = o2
+        } else {
+            for i in 0..<count {
+                let j = i * 3
+                let r = src[j], g = src[j + 1], b = src[j + 2]
+                output[j] = m0 * r + m1 * g + m2 * b + m3
+                output[j + 1] = m4 * r + m5 * g + m6 * b + m7
+                output[j + 2] = m8 * r + m9 * g + m10 * b + m11
+            }
         }
     }
 }
+
+/// x clamped to 0...1 (NaN gives 0), with plain comparisons the compiler can vectorise.
+@inline(__always)
+func unitClamp(_ x: Float) -> Float { x > 0 ? (x < 1 ? x : 1) : 0 }

@@ -41,6 +41,24 @@ struct Resampler {
                             for r in band {
                                 let inRow = s + ((rows.y + r - inRegion.y) * inRegion.width - inRegion.x) * ch
                                 let outRow = t.pointer + r * outW * ch
+                                if !skipsNaN && ch == 1 {
+                                    for o in 0..<outW {
+                                        var acc: Float = 0
+                                        for k in 0..<hTaps { acc += hwP[o * hTaps + k] * inRow[Int(hiP[o * hTaps + k])] }
+                                        outRow[o] = acc
+                                    }
+                                    continue
+                                }
+                                if !skipsNaN {
+                                    for o in 0..<outW {
+                                        for c in 0..<ch {
+                                            var acc: Float = 0
+                                            for k in 0..<hTaps { acc += hwP[o * hTaps + k] * inRow[Int(hiP[o * hTaps + k]) * ch + c] }
+                                            outRow[o * ch + c] = acc
+                                        }
+                                    }
+                                    continue
+                                }
                                 for o in 0..<outW {
                                     for c in 0..<ch {
                                         var acc: Float = 0, wsum: Float = 0

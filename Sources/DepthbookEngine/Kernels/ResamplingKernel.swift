@@ -81,8 +81,10 @@ struct TapTable {
                 w[k] = v
                 sum += v
             }
+            let firstIndex = min(inSize - 1, max(0, start))
             for k in 0..<taps {
-                let index = min(inSize - 1, max(0, start + k))
+                // Zero-weight taps point at the first tap, so every index read lies in lowest...highest.
+                let index = w[k] == 0 ? firstIndex : min(inSize - 1, max(0, start + k))
                 indices[o * taps + k] = Int32(index)
                 weights[o * taps + k] = Float(sum != 0 ? w[k] / sum : (k == 0 ? 1 : 0))
                 if w[k] != 0 || k == 0 {

@@ -22,12 +22,18 @@ struct SeparableConvolution {
         let n = region.width * ch
         let hw = horizontal, vw = vertical
         var temp = [Float](unsafeUninitializedCapacity: rowCount * n) { _, c in c = rowCount * n }
+        // Per 16-sample block of every horizontal result row: its value when the block is constant, else NaN.
+        let blocks = n / 16
+        var blockValues = [Float](repeating: .nan, count: rowCount * blocks)
+        let paddedLength = (region.width + 2 * rx) * ch
         input.samples.withUnsafeBufferPointer { src in
             temp.withUnsafeMutableBufferPointer { tmp in
-                let s = src.baseAddress!, t = SendablePointer(tmp.baseAddress!)
+              blockValues.withUnsafeMutableBufferPointer { bv in
+                let s = src.baseAddress!, t = SendablePointer(tmp.baseAddress!), bvp = SendablePointer(bv.baseAddress!)
                 context.parallelRows(rowCount) { band in
-                    let padded = UnsafeMutablePointer<Float>.allocate(capacity: (region.width + 2 * rx) * ch + 8)
-                    defer { padded.deallocate() }
+                    let padded = UnsafeMutablePointer<Float>.allocate(capacity: paddedLength + 8)
+                    let runEnd = UnsafeMutablePointer<Int32>.allocate(capacity: paddedLength + 8)
+                    defer { padded.deallocate(); runEnd.deallocate() }
                     for r in band {
                         let y = rowsFirst + r
                         let row = s + (y - inR.y) * inR.width * ch
@@ -35,41 +41,87 @@ struct SeparableConvolution {
                             let x = min(frame.maxX - 1, max(frame.x, region.x - rx + i))
                             for c in 0..<ch { padded[i * ch + c] = row[(x - inR.x) * ch + c] }
                         }
+                        markRuns(padded, paddedLength, runEnd)
+                        let out = t.pointer + r * n
                         hw.withUnsafeBufferPointer { w in
-                            convolveRow(UnsafePointer(padded), stride: ch, weights: w, out: t.pointer + r * n, count: n)
+                            convolveRow(UnsafePointer(padded), stride: ch, weights: w, out: out, count: n, runEnd: runEnd)
+                        }
+                        for b in 0..<blocks {
+                            let v = out[b * 16]
+                            var constant = true
+                            for i in 1..<16 where out[b * 16 + i] != v { constant = false; break }
+                            bvp.pointer[r * blocks + b] = constant ? v : .nan
                         }
                     }
                 }
+              }
             }
         }
         return PixelBuffer(region: region, channels: ch) { out in
             let o = SendablePointer(out.baseAddress!)
             temp.withUnsafeBufferPointer { tmp in
-                let t = tmp.baseAddress!
+              blockValues.withUnsafeBufferPointer { bv in
+                let t = tmp.baseAddress!, bvp = bv.baseAddress!
                 vw.withUnsafeBufferPointer { w in
                     context.parallelRows(region.height) { band in
                         var rows = [UnsafePointer<Float>](repeating: t, count: 2 * ry + 1)
+                        var rowBlocks = [UnsafePointer<Float>](repeating: bvp, count: 2 * ry + 1)
                         for y in band {
                             for k in 0...(2 * ry) {
                                 let sy = min(frame.maxY - 1, max(frame.y, region.y + y - ry + k))
                                 rows[k] = t + (sy - rowsFirst) * n
+                                rowBlocks[k] = bvp + (sy - rowsFirst) * blocks
                             }
-                            combineRows(rows, weights: w, out: o.pointer + y * n, count: n)
+                            combineRows(rows, weights: w, out: o.pointer + y * n, count: n, blockValues: rowBlocks)
                         }
                     }
                 }
+              }
             }
         }
     }
 }
 
-/// out[j] = Σ_k w[k] · src[j + k·stride] for j in 0..<count.
+/// runEnd[i] = the first index after i whose value differs from src[i] (NaN never equals anything).
+@inline(__always)
+func markRuns(_ src: UnsafePointer<Float>, _ count: Int, _ runEnd: UnsafeMutablePointer<Int32>) {
+    if count == 0 { return }
+    runEnd[count - 1] = Int32(count)
+    var i = count - 2
+    while i >= 0 {
+        runEnd[i] = src[i] == src[i + 1] ? runEnd[i + 1] : Int32(i + 1)
+        i -= 1
+    }
+}
+
+/// Σ_k w[k] · c summed in tap order: bit for bit what the SIMD loops give for a constant window.
+@inline(__always)
+func constantResponse(_ c: Float, _ weights: UnsafeBufferPointer<Float>) -> Float {
+    var a: Float = 0
+    for k in 0..<weights.count { a += weights[k] * c }
+    return a
+}
+
+/// out[j] = Σ_k w[k] · src[j + k·stride] for j in 0..<count. Blocks of 16 whose whole window is one value
+/// (per `runEnd`) get `constantResponse` instead of the taps: the same bits, at a fraction of the cost.
 @inline(__always)
 func convolveRow(_ src: UnsafePointer<Float>, stride: Int, weights: UnsafeBufferPointer<Float>,
-                 out: UnsafeMutablePointer<Float>, count: Int) {
+                 out: UnsafeMutablePointer<Float>, count: Int, runEnd: UnsafePointer<Int32>) {
     let taps = weights.count
+    let span = 16 + (taps - 1) * stride
+    var lastConstant = Float.nan, lastResponse = Float.nan
     var j = 0
     while j + 16 <= count {
+        if Int(runEnd[j]) >= j + span {
+            let c = src[j]
+            if c != lastConstant {
+                lastConstant = c
+                lastResponse = constantResponse(c, weights)
+            }
+            for i in 0..<16 { out[j + i] = lastResponse }
+            j += 16
+            continue
+        }
         var a0 = SIMD8<Float>(), a1 = SIMD8<Float>()
         for k in 0..<taps {
             let w = SIMD8<Float>(repeating: weights[k])
@@ -89,14 +141,30 @@ func convolveRow(_ src: UnsafePointer<Float>, stride: Int, weights: UnsafeBuffer
     }
 }
 
-/// out[j] = Σ_k w[k] · rows[k][j] for j in 0..<count.
+/// out[j] = Σ_k w[k] · rows[k][j] for j in 0..<count. A 16-block where every row's block is the same
+/// constant (`blockValues[k][block]`) gets `constantResponse`: the same bits as the taps.
 @inline(__always)
 func combineRows(_ rows: [UnsafePointer<Float>], weights: UnsafeBufferPointer<Float>,
-                 out: UnsafeMutablePointer<Float>, count: Int) {
+                 out: UnsafeMutablePointer<Float>, count: Int, blockValues: [UnsafePointer<Float>]) {
     let taps = weights.count
+    var lastConstant = Float.nan, lastResponse = Float.nan
     rows.withUnsafeBufferPointer { r in
         var j = 0
         while j + 16 <= count {
+            let c = blockValues[0][j / 16]
+            if c == c {
+                var same = true
+                for k in 1..<taps where blockValues[k][j / 16] != c { same = false; break }
+                if same {
+                    if c != lastConstant {
+                        lastConstant = c
+                        lastResponse = constantResponse(c, weights)
+                    }
+                    for i in 0..<16 { out[j + i] = lastResponse }
+                    j += 16
+                    continue
+                }
+            }
             var a0 = SIMD8<Float>(), a1 = SIMD8<Float>()
             for k in 0..<taps {
                 let w = SIMD8<Float>(repeating: weights[k])

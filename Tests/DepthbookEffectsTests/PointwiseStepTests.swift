@@ -1,0 +1,82 @@
+import DepthbookEngine
+import DepthbookTestSupport
+import Foundation
+import Testing
+@testable import DepthbookEffects
+
+/// The effects' own per-pixel filters against formulas written out independently here.
+struct PointwiseStepTests {
+    /// A 1-row image whose pixels are the given RGB triples.
+    private func run(_ filter: any Filter, _ rgb: [Float], channels: Int = 3) throws -> [Float] {
+        let raster = Raster(width: rgb.count / channels, height: 1, channels: channels, samples: rgb)
+        let node = try Node(filter, [try EngineFixtures.source(raster)])
+        return try Evaluator().render(node, RenderTarget(size: PixelSize(width: raster.width, height: 1))).samples
+    }
+
+    private static func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+    private static func encode(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
+
+    @Test func exposureWorksInLinearLight() throws {
+        let values: [Float] = (0..<64).map { Float($0) / 63 } + [0.0001, 0.5, 0.99999]
+        let padded = values + Array(repeating: 0, count: (3 - values.count % 3) % 3)
+        for ev in [-2.0, -0.5, 1.0, 1.7] {
+            let out = try run(ExposureFilter(ev: Float(ev)), padded)
+            for (v, o) in zip(padded, out) {
+                let exact = Self.encode(Self.decode(Double(v)) * pow(2, ev))
+                #expect(abs(Double(o) - exact) < 1e-4, "ev \(ev) at \(v): \(o) vs \(exact)")
+            }
+        }
+    }
+
+    /// Noir is the benchmark's definition: Rec.601 luma, contrast 1.5 about 0.5, ×√2, clipped.
+    @Test func noirMatchesTheBenchmarkDefinition() throws {
+        let rgb: [Float] = [0.2, 0.4, 0.6, 0.9, 0.1, 0.3, 0.5, 0.5, 0.5, 0, 0, 0]
+        let out = try run(NoirFilter(), rgb)
+        for p in 0..<4 {
+            let g = 0.299 * Double(rgb[p * 3]) + 0.587 * Double(rgb[p * 3 + 1]) + 0.114 * Double(rgb[p * 3 + 2])
+            let expected = min(1, max(0, ((g - 0.5) * 1.5 + 0.5) * 2.0.squareRoot()))
+            for c in 0..<3 { #expect(abs(Double(out[p * 3 + c]) - expected) < 1e-6) }
+        }
+    }
+
+    @Test func maximumComponentAndGamma() throws {
+        let rgb: [Float] = [0.2, 0.64, 0.1, 0.09, 0.04, 0.01]
+        #expect(try run(MaximumComponentFilter(), rgb) == [0.64, 0.64, 0.64, 0.09, 0.09, 0.09])
+        let half = try run(PowerFilter(power: 0.5), rgb)
+        for (v, o) in zip(rgb, half) { #expect(abs(o - v.squareRoot()) < 1e-7) }
+        let cubed = try run(PowerFilter(power: 3), rgb)
+        for (v, o) in zip(rgb, cubed) { #expect(abs(o - v * v * v) < 1e-6) }
+    }
+
+    /// Vibrance leaves greys alone, moves muted colours more than vivid ones, and is the identity at 0.
+    @Test func vibranceFavoursMutedColours() throws {
+        let rgb: [Float] = [0.5, 0.5, 0.5, 0.55, 0.5, 0.45, 0.9, 0.1, 0.1]
+        #expect(zip(try run(VibranceFilter(amount: 0), rgb), rgb).allSatisfy { abs($0 - $1) < 1e-6 })
+        let out = try run(VibranceFilter(amount: 0.5), rgb)
+        #expect(Array(out[0..<3]) == [0.5, 0.5, 0.5])
+        let mutedGain = (out[3] - out[5]) / (rgb[3] - rgb[5])
+        let vividGain = (out[6] - out[7]) / (rgb[6] - rgb[7])
+        #expect(mutedGain > vividGain && vividGain >= 1)
+    }
+
+    /// Colour controls are the benchmark's P2 matrix: saturation about Rec.601 luma, then contrast about 0.5.
+    @Test func colorControlsMatrixMatchesTheBenchmark() throws {
+        let source = try EngineFixtures.source(Raster(width: 2, height: 1, channels: 3, samples: [0.2, 0.5, 0.7, 0.6, 0.3, 0.1]))
+        let node = try Primitives.colorControls(source, saturation: 1.2, contrast: 1.1, brightness: 0)
+        let out = try Evaluator().render(node, RenderTarget(size: PixelSize(width: 2, height: 1))).samples
+        let luma = [0.299, 0.587, 0.114]
+        for p in 0..<2 {
+            let rgb = (0..<3).map { Double([0.2, 0.5, 0.7, 0.6, 0.3, 0.1][p * 3 + $0]) }
+            let y = zip(luma, rgb).reduce(0) { $0 + $1.0 * $1.1 }
+            for c in 0..<3 {
+                let expected = min(1, max(0, 1.1 * (1.2 * rgb[c] + (1 - 1.2) * y) + 0.5 * (1 - 1.1)))
+                #expect(abs(Double(out[p * 3 + c]) - expected) < 1e-5)
+            }
+        }
+    }
+
+    @Test func thresholdBelowKeepsNearDepthAndDropsHoles() throws {
+        let out = try run(ThresholdBelow(cut: 1.5), [0.5, 1.5, 1.6, .nan], channels: 1)
+        #expect(out == [1, 1, 0, 0])
+    }
+}
