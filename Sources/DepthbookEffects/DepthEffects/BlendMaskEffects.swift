@@ -65,7 +65,7 @@ struct BackgroundEffect: Effect {
         switch p.choice("filter") {
         case "fog": background = try Primitives.colorMatrix(image, [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])
         case "hexagonalPixellate": background = amount < 1 ? image : try image.applying(HexagonalPixellate(scale: min(1000, amount)))
-        case "motionBlur": background = try image.applying(MotionBlur(radius: min(500, amount), angle: p.number("angle")))
+        case "motionBlur": background = try image.applying(MotionBlur(radius: min(200, amount), angle: p.number("angle")))
         default: background = try Primitives.colorControls(image, saturation: 0, contrast: 1, brightness: 0)
         }
         return BuiltNode(try Primitives.blend(image, background, mask: mask), role: .image, marker: cut)

@@ -1,73 +1,73 @@
-/// Hexagonal pixellation: the picture becomes a honeycomb, each cell filled with the colour at its
-/// centre. Core Image: CIHexagonalPixellate (inputScale = the cell size, inputCenter = a cell centre).
+/// Replaces every pixel by the colour at the centre of its hexagonal cell. Core Image: CIHexagonalPixellate.
 ///
-/// Cell centres lie on rows `scale`·√3/2 apart, every other row shifted by `scale`/2, so neighbouring
-/// centres are `scale` apart; a pixel belongs to the nearest centre (a Voronoi cell of that lattice is a
-/// hexagon).
-/// The frame's origin is a centre. `scale` is in native pixels and scales with the render.
+/// Cell centres form a triangular lattice through `center`: rows `scale`·√3/2 apart, centres `scale` apart
+/// in a row, odd rows shifted by half a cell; each pixel takes its nearest centre (so cells are hexagons)
+/// and reads the pixel there (clamped to the frame). Lengths are native pixels, scaled with the render.
 public struct HexagonalPixellate: Filter {
     public static let info = FilterInfo(
         name: "hexagonalPixellate", coreImageName: "CIHexagonalPixellate",
-        summary: "Honeycomb of flat colour cells, each the colour at its centre.",
+        summary: "Hexagonal mosaic.",
         parameters: [
-            ParameterInfo("scale", label: "Cell size", range: 1...1000, default: 8, unit: "px",
-                          doc: "Distance between neighbouring cell centres, native pixels."),
+            ParameterInfo("scale", label: "Scale", range: 1...1000, default: 8, unit: "px", doc: "Distance between neighbouring cell centres."),
+            ParameterInfo("centerX", label: "Centre x", range: -1e6...1e6, default: 0, unit: "px", doc: "A cell centre (x), native pixels."),
+            ParameterInfo("centerY", label: "Centre y", range: -1e6...1e6, default: 0, unit: "px", doc: "A cell centre (y), native pixels."),
         ])
 
     public let scale: Double
+    public let centerX: Double
+    public let centerY: Double
 
-    public init(scale: Double) throws {
+    public init(scale: Double, centerX: Double = 0, centerY: Double = 0) throws {
         try Self.info.validate("scale", scale)
+        try Self.info.validate("centerX", centerX)
+        try Self.info.validate("centerY", centerY)
         self.scale = scale
+        self.centerX = centerX
+        self.centerY = centerY
     }
 
-    public var parameterKey: String { "s=\(scale)" }
+    public var parameterKey: String { "s=\(scale),c=\(centerX),\(centerY)" }
 
     public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
         guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
         return inputs[0]
     }
 
-    public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {
-        [grown(target, by: Int((scale * Double(target.size.width) / Double(extent.width)).rounded(.up)) + 1)]
-    }
-
-    /// The lattice centre nearest to the continuous position (x, y), for cells `s` apart.
-    static func nearestCentre(_ x: Double, _ y: Double, spacing s: Double) -> (x: Double, y: Double) {
-        let rowHeight = s * 0.8660254037844386   // √3/2
-        let row = (y / rowHeight).rounded(.down)
-        var best = (x: 0.0, y: 0.0), bestDistance = Double.infinity
-        // The nearest centre lies in this row or the next; check both rows' two nearest columns.
-        for r in [row, row + 1] {
-            let shift = Int(r).isMultiple(of: 2) ? 0 : s / 2
-            let column = ((x - shift) / s).rounded(.down)
-            for c in [column, column + 1] {
-                let cx = c * s + shift, cy = r * rowHeight
-                let d = (cx - x) * (cx - x) + (cy - y) * (cy - y)
-                if d < bestDistance { bestDistance = d; best = (cx, cy) }
+    /// The pixel holding the centre of the cell that contains pixel centre (x, y), at render scale `k`.
+    func cellCentre(_ x: Double, _ y: Double, k: Double) -> (Int, Int) {
+        let s = scale * k, h = s * 3.0.squareRoot() / 2
+        let cx = centerX * k, cy = centerY * k
+        let row = ((y - cy) / h).rounded()
+        var best = (0.0, 0.0), bestD = Double.infinity
+        for r in [row - 1, row, row + 1] {
+            let shift = abs(r.truncatingRemainder(dividingBy: 2)) == 1 ? s / 2 : 0
+            let col = ((x - cx - shift) / s).rounded()
+            for c in [col - 1, col, col + 1] {
+                let px = cx + shift + c * s, py = cy + r * h
+                let d = (px - x) * (px - x) + (py - y) * (py - y)
+                if d < bestD { bestD = d; best = (px, py) }
             }
         }
-        return best
+        return (Int(best.0.rounded(.down)), Int(best.1.rounded(.down)))
+    }
+
+    public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {
+        let k = Double(target.size.width) / Double(extent.width)
+        return [grown(target, by: Int((scale * k).rounded(.up)) + 2)]
     }
 
     public func render(_ inputs: [PixelBuffer], _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer {
-        let input = inputs[0], region = request.region, frame = request.target.frame
-        let s = scale * request.scale
-        let ch = input.channels
-        let inR = input.region
+        let input = inputs[0], region = request.region, k = request.scale, inR = input.region, ch = input.channels
         return PixelBuffer(region: region, channels: ch) { out in
             let o = SendablePointer(out.baseAddress!)
             input.samples.withUnsafeBufferPointer { src in
+                let s = src.baseAddress!
                 context.parallelRows(region.height) { rows in
-                    for row in rows {
-                        for col in 0..<region.width {
-                            let c = Self.nearestCentre(Double(region.x + col) + 0.5, Double(region.y + row) + 0.5, spacing: s)
-                            // The pixel under the centre, clamped to the frame and to what was rendered.
-                            let sx = min(min(frame.maxX, inR.maxX) - 1, max(max(0, inR.x), Int(c.x.rounded(.down))))
-                            let sy = min(min(frame.maxY, inR.maxY) - 1, max(max(0, inR.y), Int(c.y.rounded(.down))))
-                            let from = ((sy - inR.y) * inR.width + (sx - inR.x)) * ch
-                            let to = (row * region.width + col) * ch
-                            for k in 0..<ch { o.pointer[to + k] = src[from + k] }
+                    for y in rows {
+                        for x in 0..<region.width {
+                            let (px, py) = cellCentre(Double(region.x + x) + 0.5, Double(region.y + y) + 0.5, k: k)
+                            let sx = min(inR.maxX - 1, max(inR.x, px)) - inR.x, sy = min(inR.maxY - 1, max(inR.y, py)) - inR.y
+                            for c in 0..<ch { o.pointer[(y * region.width + x) * ch + c] = s[(sy * inR.width + sx) * ch + c] }
                         }
                     }
                 }
