@@ -1,5 +1,9 @@
 """The rest of what a user does to a notebook in the page, against the real server: zoom a 1:1 crop,
-presenter mode by keyboard, and editing the notebook's shape (add, collapse, reorder, remove cells)."""
+presenter mode by keyboard, editing the notebook's shape (add, collapse, reorder, remove cells), and
+exporting through a button."""
+import urllib.request
+from decimal import ROUND_HALF_UP, Decimal
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -80,3 +84,32 @@ def test_add_collapse_move_and_remove_a_cell(depthbook_server, browser):
     # Remove it again.
     moved.find_element(By.CSS_SELECTOR, "button.cell-remove").click()
     wait_for("the cell to go", lambda: cell_ids(browser) == before)
+
+
+def test_export_button_gives_a_download(depthbook_server, browser):
+    open_notebook(browser, depthbook_server.base_url, "depth-threshold")
+    mask = cell_with_param(browser, "percentile")
+    settled_frame(browser, mask)
+    bar = browser.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{mask}"] db-export')
+    button = bar.find_element(By.CSS_SELECTOR, "button[data-format=png]")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+
+    link = wait_for("the export's download link", lambda: (
+        found[0] if (found := bar.find_elements(By.CSS_SELECTOR, ".export-result a[href]")) else None), timeout=120)
+    assert bar.find_element(By.TAG_NAME, "progress").get_attribute("hidden") is not None, "the progress bar stayed up"
+    with urllib.request.urlopen(link.get_attribute("href"), timeout=30) as reply:
+        data = reply.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "the mask export is not a PNG"
+    assert formatted_size(len(data)) in bar.text, f"the page says {bar.text!r} for a {len(data)}-byte file"
+
+
+def formatted_size(count: int) -> str:
+    """The size as the page writes it (js/dom.js formatBytes; toFixed breaks ties upwards)."""
+    def one_decimal(value: Decimal) -> str:
+        return str(value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    if count < 1024:
+        return f"{count} B"
+    if count < 1024 * 1024:
+        return f"{one_decimal(Decimal(count) / 1024)} KB"
+    return f"{one_decimal(Decimal(count) / (1024 * 1024))} MB"
