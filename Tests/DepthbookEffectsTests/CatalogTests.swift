@@ -76,3 +76,16 @@ struct CatalogTests {
         }
     }
 }
+
+/// `docs/effects.md` is the catalog's own Markdown: regenerate it with `DEPTHBOOK_WRITE_DOCS=1 swift test --filter effectsReference`.
+struct EffectsReferenceTests {
+    @Test func effectsReferenceIsCurrent() throws {
+        let url = EffectTestSupport.packageRoot.appendingPathComponent("docs/effects.md")
+        let expected = EffectCatalog.markdown
+        if ProcessInfo.processInfo.environment["DEPTHBOOK_WRITE_DOCS"] == "1" {
+            try Data(expected.utf8).write(to: url)
+        }
+        let current = try String(contentsOf: url, encoding: .utf8)
+        #expect(current == expected, "docs/effects.md is out of date: regenerate it (see this test's doc comment)")
+    }
+}

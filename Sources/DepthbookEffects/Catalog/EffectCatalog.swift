@@ -21,3 +21,53 @@ enum EffectCatalog {
 
     static var descriptions: [EffectDescription] { effects.map { $0.description } }
 }
+
+extension EffectCatalog {
+    /// The catalog as a Markdown reference: one section per effect with its inputs and parameter table.
+    /// `docs/effects.md` is this text (a test keeps the two in step).
+    static var markdown: String {
+        var lines = [
+            "# Effects",
+            "",
+            "Every effect a notebook step can name, with its inputs and parameters (generated from the catalog in",
+            "`Sources/DepthbookEffects`; the studio's `effects` request returns the same table as JSON).",
+            "Sizes marked px are in pixels of the full-resolution image, whatever plane the step acts on.",
+            "",
+        ]
+        for e in descriptions {
+            lines.append("## `\(e.id)`: \(e.title)")
+            lines.append("")
+            lines.append("\(e.summary) Output: \(e.output.rawValue).")
+            lines.append("")
+            let inputs = e.inputs.map { "`\($0.name)` (\($0.kind.rawValue)\($0.optional ? ", optional" : ""))" }
+            lines.append("Inputs: " + (inputs.isEmpty ? "none." : inputs.joined(separator: ", ") + "."))
+            lines.append("")
+            if e.parameters.isEmpty { continue }
+            lines.append("| name | label | range | default | unit | what it does |")
+            lines.append("|---|---|---|---|---|---|")
+            for p in e.parameters {
+                let range: String
+                switch p.kind {
+                case .number: range = "\(format(p.min ?? 0))...\(format(p.max ?? 0))"
+                case .choice: range = p.choices.joined(separator: ", ")
+                case .bool: range = "true, false"
+                case .point: range = "[x, y] in 0...1"
+                }
+                let value: String
+                switch p.defaultValue {
+                case .number(let n): value = format(n)
+                case .choice(let c): value = c
+                case .bool(let b): value = "\(b)"
+                case .point(let x, let y): value = "[\(format(x)), \(format(y))]"
+                }
+                lines.append("| `\(p.name)` | \(p.label) | \(range) | \(value) | \(p.unit) | \(p.doc) |")
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v)
+    }
+}

@@ -4,8 +4,8 @@ import DepthbookEngine
 /// front over the photo. Copy k (k = 0 is the subject itself) is scaled by `scaleStep`^k about the subject's
 /// base, moved `spacing`·k of the frame width sideways, and its base slides towards the horizon as it shrinks.
 ///
-/// Each output pixel only visits the copies whose box contains it, so the cost grows with the area the
-/// copies cover, which shrinks geometrically as they recede: many copies cost little more than a few.
+/// Each output pixel visits only the copies whose box contains it, nearest first, and stops as soon as a
+/// copy hides everything behind it: the cost follows the visible area of the copies, not their count.
 struct MarchingFilter: Filter {
     enum Output: String, Sendable { case composite, coverage }
 
@@ -90,29 +90,34 @@ struct MarchingFilter: Filter {
                 var sample = SIMD4<Float>(repeating: 0)
                 for row in rows {
                     let py = Double(region.y + row) + 0.5
-                    let active = placed.filter { py >= $0.minY && py <= $0.maxY }
+                    // Nearest copy first: composite front to back and stop once the pixel is (nearly) opaque,
+                    // which gives the same picture as drawing back to front.
+                    let active = placed.reversed().filter { py >= $0.minY && py <= $0.maxY }
                     for col in 0..<region.width {
                         let x = region.x + col, px = Double(x) + 0.5
                         var color = SIMD4<Float>(repeating: 0)
-                        if !coverageOnly {
-                            for c in 0..<3 { color[c] = imageBuffer[frameX: x, frameY: region.y + row, channel: c] }
-                        }
-                        var coverage: Float = 0
+                        var transmittance: Float = 1
                         for copy in active where px >= copy.minX && px <= copy.maxX {
                             let qx = base.0 + (px - copy.anchor.x) / copy.scale
                             let qy = base.1 + (py - copy.anchor.y) / copy.scale
                             let alpha = min(1, max(0, matte.value(x: qx, y: qy, frame: frame)))
                             if alpha <= 0 { continue }
-                            coverage = max(coverage, alpha)
-                            if coverageOnly { continue }
-                            image.read(x: qx, y: qy, into: &sample)
-                            color = color + (sample - color) * alpha
+                            if !coverageOnly {
+                                image.read(x: qx, y: qy, into: &sample)
+                                color = color + sample * (alpha * transmittance)
+                            }
+                            transmittance *= 1 - alpha
+                            if transmittance < 1.0 / 1024 { transmittance = 0; break }
                         }
+                        let coverage = 1 - transmittance
                         let index = row * region.width + col
                         if coverageOnly {
                             o.pointer[index] = coverage
                         } else {
-                            for c in 0..<3 { o.pointer[index * 3 + c] = color[c] }
+                            let y = region.y + row
+                            for c in 0..<3 {
+                                o.pointer[index * 3 + c] = color[c] + imageBuffer[frameX: x, frameY: y, channel: c] * transmittance
+                            }
                         }
                     }
                 }
