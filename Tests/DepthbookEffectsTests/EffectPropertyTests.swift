@@ -167,6 +167,27 @@ struct EffectPropertyTests {
         #expect(abs(try #require(relative.marker) - faceDisparity * 0.8) < faceDisparity * 0.02)
     }
 
+    /// Without a face, Backdrop takes a clicked point, else the nearest large region; a face region lying
+    /// outside the picture (bad metadata) is clamped, not a crash.
+    @Test func backdropSubjectSources() throws {
+        let still = try S.sample("still-life")
+        func marker(_ photo: Photo, _ params: [String: ParameterValue]) throws -> Double? {
+            let nb = S.notebook([S.step("m", "faceDepthMask", ["disparity": "photo.disparity"], params)])
+            return try NotebookRenderer(photo: photo).histogram(notebook: nb, reference: "m", bins: 8).marker
+        }
+        let truth = try SampleLibrary.truth(id: "still-life")
+        // The orange (nearest prop, 0.6 m) under a clicked point: relative depth cuts 20 % below its disparity.
+        let orange = try #require(try marker(still, ["source": .choice("point"), "point": .point(x: 0.42, y: 0.77)]))
+        let orangeDisparity = truth.disparityScale / (try #require(truth.propDepths["orange"]))
+        #expect(orange > orangeDisparity * 0.8 * 0.9 && orange <= orangeDisparity * 0.8 * 1.001)
+        #expect(try marker(still, ["source": .choice("nearest")]) != nil)
+        #expect(throws: EffectError.self) { try marker(still, ["source": .choice("face")]) }
+        #expect(throws: EffectError.self) { try marker(still, ["source": .choice("point")]) }
+        var odd = try S.sample("portrait")
+        odd.faces = [FaceRegion(x: 1e6, y: -1e6, width: 50, height: 50)]
+        #expect(try marker(odd, [:]) != nil)
+    }
+
     @Test func missingMatteIsNamed() throws {
         let still = try S.sample("still-life")
         let nb = S.notebook([S.step("m", "makeup", ["image": "photo", "skin": "photo.skin"])])

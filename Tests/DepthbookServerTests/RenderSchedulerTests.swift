@@ -19,7 +19,7 @@ struct RenderSchedulerTests {
         #expect(jobs.count == 1)
         #expect(jobs[0].request.seq == 1 && !jobs[0].coarse)
         #expect(scheduler.finished(jobs[0], outcome: .rendered) == [.deliver(jobs[0])])
-        #expect(scheduler.isCurrent(slot: slot, seq: 1))
+        #expect(scheduler.isCurrent(slot: slot, seq: 1, coarse: false))
         #expect(scheduler.inFlightCount == 0)
     }
 
@@ -73,6 +73,39 @@ struct RenderSchedulerTests {
         #expect(started(next).first?.coarse == true)
     }
 
+    @Test func aCoarseRenderInFlightFinishesAndIsDeliveredDuringADrag() throws {
+        var scheduler = RenderScheduler()
+        let first = started(try scheduler.request(request(1, interactive: true)))[0]
+        #expect(first.coarse)
+        // Newer positions arrive while the coarse render runs: it is not cancelled, only the pending one changes.
+        #expect(try scheduler.request(request(2, interactive: true)).isEmpty)
+        #expect(try scheduler.request(request(3, interactive: true)).isEmpty)
+        let after = scheduler.finished(first, outcome: .rendered)
+        #expect(after.first == .deliver(first), "the picture keeps coming while the slider moves")
+        let next = started(after)
+        #expect(next.map(\.request.seq) == [3] && next[0].coarse, "position 2 was replaced, never rendered")
+        #expect(scheduler.isCurrent(slot: slot, seq: 1, coarse: true))
+        #expect(!scheduler.isCurrent(slot: slot, seq: 1, coarse: false))
+        // The slider stops: the final value asks for a full frame, which follows the coarse one in flight.
+        #expect(try scheduler.request(request(4, interactive: false)).isEmpty)
+        let afterSecond = scheduler.finished(next[0], outcome: .rendered)
+        #expect(afterSecond.first == .deliver(next[0]))
+        let final = started(afterSecond)
+        #expect(final.count == 1 && final[0].request.seq == 4 && !final[0].coarse)
+        #expect(scheduler.finished(final[0], outcome: .rendered) == [.deliver(final[0])])
+    }
+
+    @Test func framesNeverGoBackInSeq() throws {
+        var scheduler = RenderScheduler()
+        let coarse = started(try scheduler.request(request(5, interactive: true)))[0]
+        let full = started(scheduler.finished(coarse, outcome: .rendered))[0]
+        // A newer full request cancels the full pass; if that pass still completes, it is not delivered.
+        #expect(try scheduler.request(request(6)) == [.cancel(ticket: full.ticket)])
+        let next = scheduler.finished(full, outcome: .rendered)
+        #expect(!next.contains(.deliver(full)))
+        #expect(started(next).map(\.request.seq) == [6])
+    }
+
     @Test func failuresAreReportedOnlyForTheNewestRequest() throws {
         var scheduler = RenderScheduler()
         let first = started(try scheduler.request(request(1)))[0]
@@ -89,6 +122,7 @@ struct RenderSchedulerTests {
         _ = try scheduler.request(request(2))
         #expect(scheduler.cancelAll() == [.cancel(ticket: running.ticket)])
         #expect(scheduler.finished(running, outcome: .rendered).isEmpty)
+        #expect(!scheduler.isCurrent(slot: slot, seq: 2, coarse: true), "nothing from before the reset goes out")
         #expect(scheduler.inFlightCount == 0)
         // Old sequence numbers stay refused after the reset.
         #expect(throws: RenderScheduler.RequestError.stale(newest: 2)) { try scheduler.request(request(1)) }

@@ -68,6 +68,6 @@ struct EffectContext: Sendable {
     /// The `p`-th percentile (0...100) of the node's valid (non-NaN) samples, nil when all are holes.
     func percentile(_ node: Node, _ p: Double) throws -> Double? {
         let buffer = try native(node)
-        return Statistics.percentile(buffer.samples, p)
+        return Statistics.percentile(sorted: statistics.sortedValid(node.key, buffer), p)
     }
 }

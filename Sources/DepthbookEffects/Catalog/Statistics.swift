@@ -6,9 +6,12 @@ enum Statistics {
     /// The `p`-th percentile (0...100) by linear interpolation between order statistics (numpy's default),
     /// or nil when there is no valid sample.
     static func percentile(_ samples: [Float], _ p: Double) -> Double? {
-        var valid = samples.filter { !$0.isNaN }
-        guard !valid.isEmpty else { return nil }
-        valid.sort()
+        percentile(sorted: samples.filter { !$0.isNaN }.sorted(), p)
+    }
+
+    /// The same over samples already freed of NaN and sorted ascending.
+    static func percentile(sorted valid: [Float], _ p: Double) -> Double? {
+        guard !valid.isEmpty, !p.isNaN else { return nil }
         let rank = min(max(p, 0), 100) / 100 * Double(valid.count - 1)
         let lo = Int(rank.rounded(.down)), hi = min(lo + 1, valid.count - 1)
         let t = rank - Double(lo)
@@ -33,9 +36,11 @@ enum Statistics {
     }
 }
 
-/// Native-resolution renders of nodes that statistics were taken from, kept per renderer (per photo).
+/// Native-resolution renders of nodes that statistics were taken from, and their sorted valid samples, kept
+/// per renderer (per photo): moving a percentile slider then costs a lookup, not a render and a sort.
 final class StatisticsCache: Sendable {
     private let entries = Mutex([NodeKey: PixelBuffer]())
+    private let sorted = Mutex([NodeKey: [Float]]())
 
     func buffer(_ key: NodeKey) -> PixelBuffer? { entries.withLock { $0[key] } }
 
@@ -45,5 +50,16 @@ final class StatisticsCache: Sendable {
             if e.count > 64 { e.removeAll() }
             e[key] = buffer
         }
+    }
+
+    /// The valid samples of `buffer` (cached under `key`) in ascending order.
+    func sortedValid(_ key: NodeKey, _ buffer: PixelBuffer) -> [Float] {
+        if let hit = sorted.withLock({ $0[key] }) { return hit }
+        let values = buffer.samples.filter { !$0.isNaN }.sorted()
+        sorted.withLock { s in
+            if s.count > 16 { s.removeAll() }
+            s[key] = values
+        }
+        return values
     }
 }

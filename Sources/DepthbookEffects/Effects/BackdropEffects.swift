@@ -27,7 +27,7 @@ struct FaceDepthMaskEffect: Effect {
             throw EffectError.badInput(effect: description.id, message: "input must be the photo's depth or disparity")
         }
         let native = try c.native(input.node)
-        let subject = try subjectValue(native, p, c, nearIsHigh: kind == .disparity)
+        let subject = try subjectValue(native, key: input.node.key, p, c, nearIsHigh: kind == .disparity)
         let absolute = c.photo.depth?.accuracy == .absolute
         let cut: Double
         let keepBelow: Bool
@@ -55,13 +55,17 @@ struct FaceDepthMaskEffect: Effect {
 
     /// The plane's value at the subject: the median of the valid samples around the face centre or the point,
     /// or of the nearest 8 % of the frame.
-    static func subjectValue(_ plane: PixelBuffer, _ p: ResolvedParameters, _ c: EffectContext, nearIsHigh: Bool) throws -> Double {
+    static func subjectValue(_ plane: PixelBuffer, key: NodeKey, _ p: ResolvedParameters, _ c: EffectContext,
+                             nearIsHigh: Bool) throws -> Double {
         let source = p.choice("source")
         let face = c.photo.faces.first { $0.type.lowercased() == "face" } ?? c.photo.faces.first
         let point = p.point("point")
         func around(_ x: Double, _ y: Double, radius: Double) -> Double? {
-            let cx = Int(x * Double(plane.width)), cy = Int(y * Double(plane.height))
-            let r = max(1, Int(radius * Double(plane.width)))
+            // A face region from a file may lie partly or wholly outside the picture: clamp into the plane.
+            guard x.isFinite, y.isFinite else { return nil }
+            let cx = min(max(0, Int(min(max(x, 0), 1) * Double(plane.width))), plane.width - 1)
+            let cy = min(max(0, Int(min(max(y, 0), 1) * Double(plane.height))), plane.height - 1)
+            let r = max(1, min(plane.width, Int(min(max(radius, 0), 1) * Double(plane.width))))
             var values = [Float]()
             for yy in max(0, cy - r)...min(plane.height - 1, cy + r) {
                 for xx in max(0, cx - r)...min(plane.width - 1, cx + r) {
@@ -84,7 +88,7 @@ struct FaceDepthMaskEffect: Effect {
             }
             if let v = around(point.x, point.y, radius: 0.015) { return v }
         }
-        guard let v = Statistics.percentile(plane.samples, nearIsHigh ? 92 : 8) else {
+        guard let v = Statistics.percentile(sorted: c.statistics.sortedValid(key, plane), nearIsHigh ? 92 : 8) else {
             throw EffectError.badInput(effect: description.id, message: "the depth has no valid values")
         }
         return v

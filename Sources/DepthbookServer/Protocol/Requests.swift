@@ -101,9 +101,6 @@ public enum RequestDecoder {
     /// The id to answer (nil when the message has none) and the decoded request or its error.
     public static func decode(_ bytes: [UInt8]) -> (id: Int?, request: Result<StudioRequest, ProtocolError>) {
         let data = Data(bytes)
-        guard (try? JSONSerialization.jsonObject(with: data, options: [])) is [String: Any] else {
-            return (nil, .failure(.badRequest("a request is a JSON object with \"id\" and \"type\"")))
-        }
         let envelope: RequestEnvelope
         do {
             envelope = try JSONDecoder().decode(RequestEnvelope.self, from: data)

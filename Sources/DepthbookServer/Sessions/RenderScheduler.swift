@@ -58,10 +58,12 @@ public enum RenderOutcome: Sendable, Equatable {
 /// The per-session render state machine, with no I/O: the session shell feeds it requests and render
 /// outcomes and carries out the actions it returns.
 ///
-/// Per slot at most one render is in flight and one is pending. A newer request replaces the pending one
-/// and cancels the one in flight (its frame could never be sent: it is older than the newest request).
-/// A frame is delivered only when its sequence number is still the newest the slot has seen, so frames for
-/// a slot only ever leave in increasing order. An interactive request renders coarse first, then full.
+/// Per slot at most one render is in flight and one is pending; a newer request replaces the pending one.
+/// A full-size render in flight is cancelled when a newer request arrives (its frame could only be out of
+/// date, and it is the slow kind). A coarse render in flight is left to finish: it is quick, and during a
+/// drag it is the only way a picture keeps coming. Frames leave a slot in increasing `seq` order; a full
+/// frame is delivered only if its request is still the newest; nothing rendered before the notebook or
+/// photo changed (`cancelAll`) is ever delivered. An interactive request renders coarse first, then full.
 public struct RenderScheduler: Sendable {
     public enum Action: Sendable, Equatable {
         /// Submit this job to the render pool.
@@ -83,6 +85,10 @@ public struct RenderScheduler: Sendable {
         var newestSeq: Int
         var inFlight: RenderJob?
         var pending: RenderJob?
+        /// The newest seq a frame was delivered for.
+        var deliveredSeq: Int?
+        /// Frames for sequence numbers below this were rendered from a notebook or photo since replaced.
+        var floor: Int = .min
     }
 
     private var slots: [RenderSlot: SlotState] = [:]
@@ -102,7 +108,7 @@ public struct RenderScheduler: Sendable {
         var actions: [Action] = []
         if let running = state.inFlight {
             state.pending = job
-            actions.append(.cancel(ticket: running.ticket))
+            if !running.coarse { actions.append(.cancel(ticket: running.ticket)) }
         } else {
             state.inFlight = job
             actions.append(.start(job))
@@ -117,15 +123,18 @@ public struct RenderScheduler: Sendable {
         guard var state = slots[job.request.slot], state.inFlight?.ticket == job.ticket else { return [] }
         state.inFlight = nil
         var actions: [Action] = []
-        let current = state.pending == nil && job.request.seq == state.newestSeq && !wasInvalidated
+        let seq = job.request.seq
+        let fresh = !wasInvalidated && seq >= state.floor
+        let newest = state.pending == nil && seq == state.newestSeq
         switch outcome {
-        case .rendered where current:
+        case .rendered where fresh && (job.coarse || newest) && seq >= (state.deliveredSeq ?? .min):
             actions.append(.deliver(job))
-            if job.coarse {
+            state.deliveredSeq = seq
+            if job.coarse && newest {
                 // The coarse pass answered quickly; the full pass follows unless something newer arrives.
                 state.pending = makeJob(job.request, coarse: false)
             }
-        case .failed(let message) where current:
+        case .failed(let message) where fresh && newest:
             actions.append(.reportFailure(job, message: message))
         default:
             break
@@ -139,10 +148,11 @@ public struct RenderScheduler: Sendable {
         return actions
     }
 
-    /// Whether a frame rendered for `seq` may still be sent for `slot` (checked again just before sending).
-    public func isCurrent(slot: RenderSlot, seq: Int) -> Bool {
-        guard let state = slots[slot] else { return false }
-        return state.newestSeq == seq && state.pending == nil
+    /// Whether a frame rendered for `seq` may still be sent for `slot` (checked again just before sending):
+    /// not from before a reset, and, for a full frame, still the newest request.
+    public func isCurrent(slot: RenderSlot, seq: Int, coarse: Bool) -> Bool {
+        guard let state = slots[slot], seq >= state.floor else { return false }
+        return coarse || (state.newestSeq == seq && state.pending == nil)
     }
 
     /// The newest sequence number seen for a slot.
@@ -154,6 +164,7 @@ public struct RenderScheduler: Sendable {
         var actions: [Action] = []
         for (slot, var state) in slots {
             state.pending = nil
+            state.floor = state.newestSeq + 1
             if let running = state.inFlight {
                 invalidated.insert(running.ticket)
                 actions.append(.cancel(ticket: running.ticket))

@@ -37,6 +37,7 @@ public final class Session: Sendable {
 
     struct PendingFrameRecord: Sendable {
         var seq: Int
+        var coarse: Bool
         var bytes: [UInt8]
     }
 
@@ -67,7 +68,7 @@ public final class Session: Sendable {
         connection.bind(self, role: role)
         for (slot, record) in replay {
             connection.sendFrame(PendingFrame(seq: record.seq, bytes: record.bytes) { [weak self] in
-                self?.isCurrent(slot: slot, seq: record.seq) ?? false
+                self?.isCurrent(slot: slot, seq: record.seq, coarse: record.coarse) ?? false
             }, for: slot)
         }
     }
@@ -80,15 +81,18 @@ public final class Session: Sendable {
     }
 
     /// Sends a text message to every attached connection (or only to those with `role`).
-    func broadcast(_ bytes: [UInt8], only role: SessionRole? = nil, except: UInt64? = nil) {
+    /// The message is built only when someone will receive it (a slider move with no watcher costs nothing).
+    func broadcast(only role: SessionRole? = nil, except: UInt64? = nil, _ message: () -> [UInt8]) {
         let targets = state.withLock { s in
             s.connections.values.filter { (role == nil || $0.role == role) && $0.connection.id != except }.map(\.connection)
         }
+        guard !targets.isEmpty else { return }
+        let bytes = message()
         for connection in targets { connection.sendText(bytes) }
     }
 
-    func isCurrent(slot: RenderSlot, seq: Int) -> Bool {
-        state.withLock { $0.scheduler.isCurrent(slot: slot, seq: seq) }
+    func isCurrent(slot: RenderSlot, seq: Int, coarse: Bool) -> Bool {
+        state.withLock { $0.scheduler.isCurrent(slot: slot, seq: seq, coarse: coarse) }
     }
 
     /// Ends every render (the session is being dropped).
@@ -184,12 +188,12 @@ public final class Session: Sendable {
     }
 
     private func complete(_ job: RenderJob, outcome: RenderOutcome, frame: [UInt8]?) {
-        let slot = job.request.slot, seq = job.request.seq
+        let slot = job.request.slot, seq = job.request.seq, coarse = job.coarse
         let (actions, targets) = state.withLock { s in
             s.cancelFlags[job.ticket] = nil
             let actions = s.scheduler.finished(job, outcome: outcome)
             if let frame, actions.contains(.deliver(job)) {
-                s.lastFrames[slot] = PendingFrameRecord(seq: seq, bytes: frame)
+                s.lastFrames[slot] = PendingFrameRecord(seq: seq, coarse: coarse, bytes: frame)
             }
             return (actions, s.connections.values.map(\.connection))
         }
@@ -199,7 +203,7 @@ public final class Session: Sendable {
                 guard let frame else { continue }
                 for connection in targets {
                     connection.sendFrame(PendingFrame(seq: seq, bytes: frame) { [weak self] in
-                        self?.isCurrent(slot: slot, seq: seq) ?? false
+                        self?.isCurrent(slot: slot, seq: seq, coarse: coarse) ?? false
                     }, for: slot)
                 }
             case .reportFailure(_, let message):

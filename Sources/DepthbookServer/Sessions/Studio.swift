@@ -166,8 +166,9 @@ public final class Studio: Sendable {
             s.previewWidths = [:]
         }
         session.invalidateRenders()
-        session.broadcast(ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook),
-                                                          "photo": photo.facts]), only: .watch)
+        session.broadcast(only: .watch) {
+            ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook), "photo": photo.facts])
+        }
         return OpenNotebookResult(notebook: notebook, photo: photo.facts, shared: shared)
     }
 
@@ -186,7 +187,7 @@ public final class Studio: Sendable {
         session.invalidateRenders()
         var fields: [String: JSONValue] = ["photo": photo.facts]
         if let notebook { fields["notebook"] = ReplyEncoder.jsonValue(notebook) }
-        session.broadcast(ReplyEncoder.event("notebook", fields), only: .watch)
+        session.broadcast(only: .watch) { ReplyEncoder.event("notebook", fields) }
         return PhotoResult(photo: photo.facts)
     }
 
@@ -207,7 +208,7 @@ public final class Studio: Sendable {
             }
         }
         session.invalidateRenders()
-        session.broadcast(ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]), only: .watch)
+        session.broadcast(only: .watch) { ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]) }
         return NotebookResult(notebook: notebook)
     }
 
@@ -243,8 +244,9 @@ public final class Studio: Sendable {
             return (requests, notebook)
         }
         let kickoff = try session.requestRenders(requests)
-        session.broadcast(ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]),
-                          only: .watch, except: connection.id)
+        session.broadcast(only: .watch, except: connection.id) {
+            ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)])
+        }
         return (CellSeqResult(cell: set.cell, seq: set.seq), kickoff)
     }
 
