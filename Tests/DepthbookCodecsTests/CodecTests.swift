@@ -78,6 +78,14 @@ struct CodecTests {
         for (k, bytes) in results { #expect(bytes == expected[k]) }
     }
 
+    /// RFC 1321's test vectors.
+    @Test func md5MatchesTheRFC() {
+        #expect(MD5.hex([]) == "D41D8CD98F00B204E9800998ECF8427E")
+        #expect(MD5.hex(Array("abc".utf8)) == "900150983CD24FB0D6963F7D28E17F72")
+        #expect(MD5.hex(Array("12345678901234567890123456789012345678901234567890123456789012345678901234567890".utf8))
+            == "57EDF4A22BE3C955AC49DA2E2107B67A")
+    }
+
     @Test func mpfIndexRoundTrip() throws {
         let index = MPFIndex(entries: [
             .init(attributes: MPFIndex.primaryAttributes, size: 1000, offset: 0),

@@ -115,4 +115,19 @@ struct OrientationAndContainerTests {
         cut.removeSubrange((lastChunk.payload.lowerBound - 4)..<lastChunk.payload.upperBound)
         #expect(throws: PhotoError.self) { try PhotoReader.read(data: cut) }
     }
+
+    /// Apple's unfiltered depth is 16-bit lossless JPEG (SOF3), which libjpeg-turbo 2.1 cannot decode: the
+    /// photo still loads, with the depth listed as an auxiliary image instead of a plane.
+    @Test func losslessDepthIsListedNotFatal() throws {
+        let xmp = BadInputTests.depthXMP("<apdi:FloatMinValue>1</apdi:FloatMinValue><apdi:FloatMaxValue>2</apdi:FloatMaxValue>")
+        var depthJPEG = try JPEGSegmentInserter.insert(try JPEGSegmentInserter.xmpSegment(xmp),
+                                                       into: try JPEGEncoder.encodeGray(Raster(width: 8, height: 8, channels: 1, repeating: 9), quality: 95))
+        let sof = try #require(try JPEGStructure(depthJPEG).segments.first { $0.marker == 0xC0 })
+        depthJPEG[sof.payload.lowerBound - 3] = 0xC3
+        let file = try PhotoWriter.multiPicture(primaryPixels: try JPEGEncoder.encode(RGBImage8(width: 16, height: 16, channels: 3, repeating: 70)),
+                                                head: [], auxiliary: [depthJPEG])
+        let photo = try PhotoReader.read(data: file)
+        #expect(photo.depth == nil)
+        #expect(photo.auxiliary.contains { $0.kind == "depth" && $0.width == 8 })
+    }
 }

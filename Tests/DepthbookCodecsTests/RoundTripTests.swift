@@ -165,6 +165,25 @@ struct RoundTripTests {
         #expect(throws: PhotoError.self) { try PhotoWriter.jpegWithDepth(Self.syntheticPortrait(), extraXMP: "<not xmp") }
     }
 
+    /// A recipe larger than one JPEG segment travels as extended XMP and reads back whole.
+    @Test func largeExtraXMPGoesToExtendedXMP() throws {
+        let recipe = String(repeating: "0123456789abcdef", count: 12_000)  // 192 KB
+        let extra = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:nb="http://ns.depthbook.dev/notebook/1.0/"><nb:Recipe>\(recipe)</nb:Recipe></rdf:Description>
+        </rdf:RDF></x:xmpmeta>
+        """
+        let written = try PhotoWriter.jpegWithDepth(Self.syntheticPortrait(), extraXMP: extra)
+        let structure = try JPEGStructure(written)
+        let main = try XMPDocument(try #require(structure.xmp))
+        let guid = try #require(main.text(XMPNamespace.xmpNote, "HasExtendedXMP"))
+        let extended = try #require(try structure.extendedXMP(guid: guid))
+        #expect(MD5.hex(Array(extended.utf8)) == guid)
+        #expect(try XMPDocument(extended).text("http://ns.depthbook.dev/notebook/1.0/", "Recipe") == recipe)
+        let reread = try PhotoReader.read(data: written)
+        try Self.expectSamePlanes(Self.syntheticPortrait(), reread)
+    }
+
     static let exiftool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// exiftool (an independent reader) sees the MPF images and Apple's depth XMP in what Depthbook writes.

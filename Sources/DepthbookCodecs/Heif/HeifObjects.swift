@@ -152,9 +152,13 @@ final class HeifHandle {
     }
 
     /// Decodes into `colorspace`/`chroma` (transformations applied, as libheif does by default).
-    func decode(colorspace: heif_colorspace, chroma: heif_chroma, what: String) throws -> HeifImage {
+    /// With `eightBit`, images stored with more than 8 bits (10-bit HDR HEICs) are converted to 8 bits.
+    func decode(colorspace: heif_colorspace, chroma: heif_chroma, eightBit: Bool = false, what: String) throws -> HeifImage {
         var image: OpaquePointer?
-        try Heif.check(heif_decode_image(raw, &image, colorspace, chroma, nil), "decoding \(what)")
+        let options = heif_decoding_options_alloc()
+        defer { heif_decoding_options_free(options) }
+        if eightBit, let options { options.pointee.convert_hdr_to_8bit = 1 }
+        try Heif.check(heif_decode_image(raw, &image, colorspace, chroma, options), "decoding \(what)")
         guard let image else { throw PhotoError.corrupt("libheif returned no pixels for \(what)") }
         return HeifImage(raw: image)
     }

@@ -107,7 +107,7 @@ enum HeifPhotoReader {
 
     /// The primary image as tight 8-bit RGB: one copy, straight from libheif's plane.
     static func decodeRGB(_ handle: HeifHandle) throws -> RGBImage8 {
-        let decoded = try handle.decode(colorspace: heif_colorspace_RGB, chroma: heif_chroma_interleaved_RGB, what: "the image")
+        let decoded = try handle.decode(colorspace: heif_colorspace_RGB, chroma: heif_chroma_interleaved_RGB, eightBit: true, what: "the image")
         let p = try decoded.plane(heif_channel_interleaved)
         let rowBytes = p.width * 3
         guard p.stride >= rowBytes else { throw PhotoError.corrupt("libheif returned a short row") }

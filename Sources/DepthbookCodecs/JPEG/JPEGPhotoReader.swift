@@ -55,7 +55,15 @@ enum JPEGPhotoReader {
             case .depth:
                 guard photo.depth == nil, let xmp else { continue }
                 let metadata = try AppleDepthMetadata(xmp: xmp)
-                let stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the depth map")
+                let stored: Raster<UInt8>
+                do {
+                    stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the depth map")
+                } catch PhotoError.unsupportedFormat {
+                    // Apple stores unfiltered depth (with NaN holes) as 16-bit lossless JPEG, which
+                    // libjpeg-turbo 2.1 cannot decode: the photo loads, with the depth listed but not used.
+                    photo.auxiliary.append(AuxiliaryImageInfo(kind: "depth", urn: nil, width: sw, height: sh))
+                    continue
+                }
                 photo.depth = try DepthPlanes.appleDepth(stored: stored, metadata: metadata, orientation: orientation)
             case .matte(let matteKind):
                 guard photo.matte(matteKind) == nil else { continue }

@@ -27,7 +27,7 @@ public enum PhotoWriter {
         if let exif = photo.exif, exif.starts(with: ExifBlock.header) {
             head += try JPEGSegmentInserter.segment(app: 1, payload: ExifBlock(bytes: exif).withUprightOrientation().bytes)
         }
-        head += try JPEGSegmentInserter.xmpSegment(try primaryXMP(photo, extraXMP: extraXMP))
+        head += try primaryXMPSegments(photo, extraXMP: extraXMP)
         if let icc = photo.iccProfile, !icc.isEmpty { head += try JPEGSegmentInserter.iccSegments(icc) }
 
         let primaryPixels = try JPEGEncoder.encode(photo.image, quality: quality)
@@ -68,22 +68,52 @@ public enum PhotoWriter {
         return 2
     }
 
-    /// The primary XMP: the photo's own properties (minus what no longer applies), its face regions in
-    /// upright pixels, and the caller's extra properties.
+    /// The primary XMP segments. When everything fits one segment, one packet; otherwise the caller's extra
+    /// properties go to extended XMP (Adobe's split across APP1 segments, named by the MD5 of the packet).
+    static func primaryXMPSegments(_ photo: Photo, extraXMP: String?) throws -> [UInt8] {
+        let (own, extra) = try primaryXMPProperties(photo, extraXMP: extraXMP)
+        let whole = XMPWriter.packet(own + extra)
+        if JPEGStructure.xmpSignature.count + whole.utf8.count <= JPEGSegmentInserter.maxPayload {
+            return try JPEGSegmentInserter.xmpSegment(whole)
+        }
+        let extended = Array(XMPWriter.packet(extra).utf8)
+        let guid = MD5.hex(extended)
+        var out = try JPEGSegmentInserter.xmpSegment(XMPWriter.packet(own + [.text(XMPNamespace.xmpNote, "HasExtendedXMP", guid)]))
+        let chunkSize = JPEGSegmentInserter.maxPayload - JPEGStructure.extendedXMPSignature.count - 32 - 8
+        for offset in stride(from: 0, to: extended.count, by: chunkSize) {
+            var w = ByteWriter()
+            w.append(JPEGStructure.extendedXMPSignature + Array(guid.utf8))
+            w.u32(UInt32(extended.count))
+            w.u32(UInt32(offset))
+            w.append(extended[offset..<min(offset + chunkSize, extended.count)])
+            out += try JPEGSegmentInserter.segment(app: 1, payload: w.bytes)
+        }
+        return out
+    }
+
+    /// The primary XMP in one packet (used when it fits a segment).
     static func primaryXMP(_ photo: Photo, extraXMP: String?) throws -> String {
+        let (own, extra) = try primaryXMPProperties(photo, extraXMP: extraXMP)
+        return XMPWriter.packet(own + extra)
+    }
+
+    /// The photo's own properties (minus what no longer applies) with its face regions in upright pixels,
+    /// and the caller's extra properties (which replace same-named ones).
+    static func primaryXMPProperties(_ photo: Photo, extraXMP: String?) throws -> (own: [XMPProperty], extra: [XMPProperty]) {
         // Regions are rewritten upright; Google's depth and containers describe bytes this file does not have.
         let dropped: Set<String> = [XMPNamespace.mwgRegions, XMPNamespace.gDepth, XMPNamespace.gImage, XMPNamespace.ddDevice]
         var props: [XMPProperty] = []
         if let original = photo.xmp, let doc = try? XMPDocument(original) {
             props = doc.properties.filter { !dropped.contains($0.namespace) && !($0.namespace == XMPNamespace.xmpNote && $0.name == "HasExtendedXMP") }
         }
+        var extraProperties: [XMPProperty] = []
         if let extraXMP {
-            let extra = try XMPDocument(extraXMP)
-            let replaced = Set(extra.properties.map { $0.namespace + "\u{0}" + $0.name })
-            props = props.filter { !replaced.contains($0.namespace + "\u{0}" + $0.name) } + extra.properties
+            extraProperties = try XMPDocument(extraXMP).properties
+            let replaced = Set(extraProperties.map { $0.namespace + "\u{0}" + $0.name })
+            props = props.filter { !replaced.contains($0.namespace + "\u{0}" + $0.name) }
         }
         if !photo.faces.isEmpty { props.append(faceRegions(photo.faces, width: photo.width, height: photo.height)) }
-        return XMPWriter.packet(props)
+        return (props, extraProperties)
     }
 
     /// mwg-rs regions, normalised to the upright image.

@@ -68,7 +68,8 @@ public struct Evaluator: Sendable {
                 buffers.append(try evaluate(input, inputTarget))
             }
             try context.checkCancelled()
-            let request = RenderRequest(target: target, extent: node.extent, inputTargets: targets)
+            let request = RenderRequest(target: target, extent: node.extent, inputTargets: targets,
+                                        inputExtents: node.inputs.map(\.extent))
             output = try filter.render(buffers, request, context: context)
         }
         context.countMiss()

@@ -39,11 +39,14 @@ public struct RenderRequest: Sendable {
     public var extent: PixelSize
     /// The targets the inputs were rendered at (their frame sizes and regions).
     public var inputTargets: [RenderTarget]
+    /// The inputs' native sizes.
+    public var inputExtents: [PixelSize]
 
-    public init(target: RenderTarget, extent: PixelSize, inputTargets: [RenderTarget]) {
+    public init(target: RenderTarget, extent: PixelSize, inputTargets: [RenderTarget], inputExtents: [PixelSize] = []) {
         self.target = target
         self.extent = extent
         self.inputTargets = inputTargets
+        self.inputExtents = inputExtents
     }
 
     /// How many target pixels one native pixel spans: spatial parameters (in native pixels) are multiplied by it.

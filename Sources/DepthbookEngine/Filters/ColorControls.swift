@@ -1,0 +1,53 @@
+/// Saturation, brightness and contrast, in that order, on the stored (sRGB-encoded) values, not clamped.
+/// Core Image: CIColorControls. Saturation mixes with Rec.601 luma; brightness is added; contrast scales
+/// about 0.5.
+public struct ColorControls: PointwiseFilter {
+    public static let info = FilterInfo(
+        name: "colorControls", coreImageName: "CIColorControls",
+        summary: "Saturation (about luma), then brightness (added), then contrast (about 0.5).",
+        parameters: [
+            ParameterInfo("saturation", label: "Saturation", range: 0...4, default: 1, doc: "0 grey, 1 unchanged, >1 more colourful."),
+            ParameterInfo("brightness", label: "Brightness", range: -1...1, default: 0, doc: "Added to every channel."),
+            ParameterInfo("contrast", label: "Contrast", range: 0...4, default: 1, doc: "Scale about mid-grey 0.5."),
+        ])
+
+    public let saturation: Float
+    public let brightness: Float
+    public let contrast: Float
+
+    public init(saturation: Double = 1, brightness: Double = 0, contrast: Double = 1) throws {
+        try Self.info.validate("saturation", saturation)
+        try Self.info.validate("brightness", brightness)
+        try Self.info.validate("contrast", contrast)
+        self.saturation = Float(saturation)
+        self.brightness = Float(brightness)
+        self.contrast = Float(contrast)
+    }
+
+    public var parameterKey: String { "s=\(saturation),b=\(brightness),c=\(contrast)" }
+
+    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
+        try expect(inputs, [.image])
+        return .image
+    }
+
+    public func apply(inputs: [UnsafePointer<Float>], inputChannels: [Int], output: UnsafeMutablePointer<Float>,
+                      outputChannels: Int, count: Int) {
+        let src = inputs[0], s = saturation, b = brightness, c = contrast
+        for i in 0..<count {
+            let j = i * 3
+            let r = src[j], g = src[j + 1], bl = src[j + 2]
+            let y = Luma.rec601(r, g, bl)
+            output[j] = ((y + (r - y) * s + b) - 0.5) * c + 0.5
+            output[j + 1] = ((y + (g - y) * s + b) - 0.5) * c + 0.5
+            output[j + 2] = ((y + (bl - y) * s + b) - 0.5) * c + 0.5
+        }
+    }
+}
+
+/// Luma weights used across the engine.
+public enum Luma {
+    /// Rec.601 luma (what OpenCV's GRAY and Pillow's 'L' use): 0.299 R + 0.587 G + 0.114 B.
+    @inline(__always)
+    public static func rec601(_ r: Float, _ g: Float, _ b: Float) -> Float { 0.299 * r + 0.587 * g + 0.114 * b }
+}
