@@ -134,3 +134,21 @@ struct EvaluatorTests {
         #expect(NodeKey("x", inputs: []).description == NodeKey("x", inputs: []).description)
     }
 }
+
+/// Every filter's parameter table is well formed: defaults inside ranges, unique names, documented.
+struct FilterCatalogTests {
+    @Test func parameterTablesAreConsistent() {
+        #expect(Set(FilterCatalog.all.map(\.name)).count == FilterCatalog.all.count)
+        for info in FilterCatalog.all {
+            #expect(!info.summary.isEmpty)
+            #expect(Set(info.parameters.map(\.name)).count == info.parameters.count, "\(info.name)")
+            for p in info.parameters {
+                #expect(p.range.contains(p.defaultValue), "\(info.name).\(p.name) default")
+                #expect(!p.doc.isEmpty)
+                #expect(throws: RenderError.self) { try info.validate(p.name, p.range.upperBound + 1) }
+            }
+            #expect(throws: RenderError.self) { try info.validate("noSuchParameter", 0) }
+        }
+        #expect(FilterCatalog.info(named: "discBlur")?.coreImageName == "CIDiscBlur")
+    }
+}
