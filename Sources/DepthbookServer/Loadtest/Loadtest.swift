@@ -188,14 +188,16 @@ struct DragSession {
             for change in 0..<options.changes {
                 seq += 1
                 if change == 0 { firstChangeSeq = seq }
-                // The slider sweeps 10...90 and back, as a hand dragging it would.
-                let phase = Double(change % 80) / 40
-                let percentile = 10 + 80 * (phase <= 1 ? phase : 2 - phase)
+                // The slider sweeps 10...90 and back, as a hand dragging it would. Each session starts at its own
+                // point and is offset by a fraction, so no two sessions ask for the same value: nothing is
+                // answered from another session's cached render.
+                let phase = Double((change + index * 7) % 80) / 40
+                let percentile = 10 + 80 * (phase <= 1 ? phase : 2 - phase) + Double(index % 50) * 0.0137
                 let last = change == options.changes - 1
                 nextID += 1
                 let message: JSONValue = .object([
                     "id": .number(Double(nextID)), "type": .string("setParams"), "cell": .string(cell),
-                    "params": .object(["percentile": .number(percentile.rounded())]), "seq": .number(Double(seq)),
+                    "params": .object(["percentile": .number(percentile)]), "seq": .number(Double(seq)),
                     "interactive": .bool(!last),
                 ])
                 shared.sentAt.withLock { $0[seq] = .now }
