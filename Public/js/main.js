@@ -22,6 +22,15 @@ const view = document.querySelector('db-notebook').attach(session, store);
 const presenter = new Presenter(view);
 document.querySelector('db-toolbar').attach(session, presenter);
 
+// Bigger pictures (presenter mode, a wider window) want wider frames.
+let resizeTimer = null;
+const rerender = () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => session.runAll(), 250);
+};
+presenter.addEventListener('change', rerender);
+window.addEventListener('resize', rerender);
+
 // A refresh mid-drag must not lose the value being dragged.
 window.addEventListener('pagehide', () => session.persistNow());
 

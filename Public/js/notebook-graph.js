@@ -18,32 +18,6 @@ export function referenceHead(reference) {
     return dot < 0 ? reference : reference.slice(0, dot);
 }
 
-/** Every reference a cell reads, in a stable order. */
-export function referencesOf(cell) {
-    const all = [];
-    if (typeof cell.input === 'string') all.push(cell.input);
-    if (cell.inputs && typeof cell.inputs === 'object') {
-        for (const key of Object.keys(cell.inputs).sort()) {
-            if (typeof cell.inputs[key] === 'string') all.push(cell.inputs[key]);
-        }
-    }
-    return all;
-}
-
-/** Ids of the cells that read `cellId`, directly or through other cells, in notebook order. */
-export function dependentsOf(notebook, cellId) {
-    const affected = new Set([cellId]);
-    const result = [];
-    for (const cell of notebook.cells ?? []) {
-        if (affected.has(cell.id)) continue;
-        if (referencesOf(cell).some((reference) => affected.has(referenceHead(reference)))) {
-            affected.add(cell.id);
-            result.push(cell.id);
-        }
-    }
-    return result;
-}
-
 /**
  * Planes the open photo carries, as `photo.<plane>` references, read from the photo facts. The facts are
  * what `depthbook inspect --json` prints; the page accepts either a `planes` list or `depth`/`mattes`.
@@ -74,6 +48,19 @@ export function photoPlanes(facts) {
         }
     }
     return planes;
+}
+
+/**
+ * What to ask a preview of to show `reference`: the photo cell itself for the image (every server renders
+ * a photo cell), the cell for a cell reference, and the plane reference as written for other planes.
+ */
+export function previewTarget(notebook, reference) {
+    const canonical = canonicalReference(reference);
+    if (canonical === 'photo.image') {
+        return (notebook.cells ?? []).find((cell) => cell.kind === 'photo')?.id ?? canonical;
+    }
+    if (canonical.startsWith('photo.')) return canonical;
+    return referenceHead(canonical);
 }
 
 /** Whether a reference's output is an RGB image or a single-channel plane. */
@@ -109,5 +96,15 @@ export function choicesFor(notebook, catalog, facts, index, kind) {
  */
 export function structureOf(notebook, photo) {
     const cells = (notebook?.cells ?? []).map(({ params, ...rest }) => rest);
-    return JSON.stringify([notebook?.name, notebook?.title, notebook?.description, notebook?.photo, cells, photo ?? null]);
+    return stableStringify([notebook?.name, notebook?.title, notebook?.description, notebook?.photo, cells, photo ?? null]);
+}
+
+/**
+ * JSON with object keys sorted, so two documents that differ only in key order (the server's encoder does
+ * not promise one) compare equal.
+ */
+export function stableStringify(value) {
+    return JSON.stringify(value, (key, item) => (item && typeof item === 'object' && !Array.isArray(item)
+        ? Object.fromEntries(Object.keys(item).sort().map((name) => [name, item[name]]))
+        : item));
 }

@@ -13,7 +13,7 @@
  * `edited` (detail: {edited, shared}), `histogram` (detail: {reference, result}).
  */
 import { ProtocolError } from './studio-socket.js';
-import { canonicalReference, structureOf } from './notebook-graph.js';
+import { stableStringify, structureOf } from './notebook-graph.js';
 
 /** Widths the server accepts for a preview. */
 const MIN_WIDTH = 64;
@@ -41,7 +41,9 @@ export class NotebookSession extends EventTarget {
         this.catalog = new Map();
         this.samples = [];
         this.bundled = [];
-        this.seq = Number(store.load().seq) || 0;
+        // The server never answers a request older than the newest it saw for a cell. The stored number is
+        // written on every flush and on pagehide, but a crash could lose the last few: start well past it.
+        this.seq = (Number(store.load().seq) || 0) + 1000;
         /** preview reference → Set of preview elements showing it */
         this.previews = new Map();
         /** histogram reference → Set of histogram elements */
@@ -73,7 +75,8 @@ export class NotebookSession extends EventTarget {
     async introduce(reconnected) {
         const stored = this.store.load();
         const samePage = stored.path === location.pathname;
-        const resumeId = this.sessionId ?? (samePage ? stored.session : undefined);
+        // The tab's session is reused even for another notebook, rather than leaving one behind.
+        const resumeId = this.sessionId ?? stored.session;
         const watch = new URLSearchParams(location.search).get('watch');
         try {
             const fields = { protocol: 1 };
@@ -93,10 +96,10 @@ export class NotebookSession extends EventTarget {
             }
             const local = this.notebook ?? (samePage ? stored.notebook : null);
             const localPhoto = this.photo ?? (samePage ? stored.photo : null);
-            if (hello.resumed && (hello.notebook || local)) {
+            if (hello.resumed && (this.notebook || samePage) && (hello.notebook || local)) {
                 const wasEdited = this.notebook ? this.edited : Boolean(stored.edited);
                 this.adopt(hello.notebook ?? local, hello.photo ?? localPhoto, hello.shared ?? (samePage ? stored.shared : null) ?? null, wasEdited);
-                if (local && JSON.stringify(local) !== JSON.stringify(hello.notebook)) await this.pushNotebook(local);
+                if (local && stableStringify(local) !== stableStringify(hello.notebook)) await this.pushNotebook(local);
                 else this.runAll();
                 this.status(reconnected ? 'Reconnected: the session was resumed.' : 'Session resumed.', 'ok');
                 return;
@@ -130,6 +133,7 @@ export class NotebookSession extends EventTarget {
     async open(target) {
         const name = target || this.bundled.find((notebook) => notebook.name === 'depth-threshold')?.name || this.bundled[0]?.name;
         if (!name) throw new Error('the server lists no notebooks');
+        this.status(`Opening ${name}…`, 'busy');
         const isBundled = this.bundled.some((notebook) => notebook.name === name);
         const result = await this.socket.request('openNotebook', isBundled ? { name } : { shared: name });
         this.adopt(result.notebook, result.photo, result.shared ?? (isBundled ? null : name), false);
@@ -138,7 +142,7 @@ export class NotebookSession extends EventTarget {
 
     /** Puts a notebook edited before a refresh or a lost session back on a fresh server session. */
     async restore(local, stored) {
-        if (JSON.stringify(local.photo) !== JSON.stringify(this.notebook.photo)) {
+        if (stableStringify(local.photo) !== stableStringify(this.notebook.photo)) {
             const opened = await this.socket.request('openPhoto', { photo: local.photo });
             this.photo = opened.photo;
         }
@@ -229,9 +233,12 @@ export class NotebookSession extends EventTarget {
 
     // MARK: Previews, crops, histograms
 
-    /** Registers a preview element for a reference (a cell id or a photo plane); returns an unregister function. */
+    /**
+     * Registers a preview element for what it shows: a cell id, or a photo plane (`photo.disparity`); the
+     * string is sent and matched exactly as given. Returns an unregister function.
+     */
     registerPreview(reference, element) {
-        const key = canonicalReference(reference);
+        const key = reference;
         if (!this.previews.has(key)) this.previews.set(key, new Set());
         this.previews.get(key).add(element);
         return () => {
@@ -241,7 +248,7 @@ export class NotebookSession extends EventTarget {
     }
 
     registerHistogram(reference, element) {
-        const key = canonicalReference(reference);
+        const key = reference;
         if (!this.histograms.has(key)) this.histograms.set(key, new Set());
         this.histograms.get(key).add(element);
         this.refreshHistogram(key);
@@ -259,8 +266,9 @@ export class NotebookSession extends EventTarget {
     }
 
     requestPreview(reference, { interactive = false } = {}) {
-        const key = canonicalReference(reference);
-        if (!this.socket.isOpen) return;
+        const key = reference;
+        // Watchers may not ask for renders: they get every frame the editor's requests produce.
+        if (!this.socket.isOpen || !this.canEdit) return;
         const seq = this.nextSeq();
         this.sentAt.set(seq, performance.now());
         this.socket.request('preview', { cell: key, width: this.widthFor(key), seq, interactive })
@@ -279,7 +287,7 @@ export class NotebookSession extends EventTarget {
         this.sentAt.set(seq, performance.now());
         return new Promise((resolve, reject) => {
             this.cropWaiters.set(seq, { resolve, reject });
-            this.socket.request('crop', { cell: canonicalReference(cellId), ...rect, seq }).catch((error) => {
+            this.socket.request('crop', { cell: cellId, ...rect, seq }).catch((error) => {
                 this.cropWaiters.delete(seq);
                 reject(error);
             });
@@ -308,7 +316,7 @@ export class NotebookSession extends EventTarget {
 
     receiveFrame(frame) {
         const { header } = frame;
-        const key = canonicalReference(header.cell);
+        const key = header.cell;
         const sent = this.sentAt.get(header.seq);
         const latencyMs = sent === undefined ? null : frame.receivedAt - sent;
         if (!header.coarse) this.forgetSentBefore(header.seq);
@@ -320,9 +328,8 @@ export class NotebookSession extends EventTarget {
         }
         for (const element of this.previews.get(key) ?? []) element.showFrame(frame);
         this.dispatchEvent(new CustomEvent('frame', { detail: { frame, key, latencyMs } }));
-        if (!header.coarse) {
-            for (const histogramKey of this.histograms.keys()) this.refreshHistogram(histogramKey);
-        }
+        // A cell's histogram (and its marker) changes exactly when the cell renders anew.
+        if (!header.coarse) this.refreshHistogram(key);
     }
 
     forgetSentBefore(seq) {
@@ -336,7 +343,9 @@ export class NotebookSession extends EventTarget {
                 this.cropWaiters.delete(message.seq);
                 waiter.reject(new ProtocolError('render', message.message));
             }
-            this.dispatchEvent(new CustomEvent('cellError', { detail: { cell: canonicalReference(String(message.cell)), seq: message.seq, message: String(message.message ?? 'the render failed') } }));
+            // A failed crop is reported in the zoom dialog; the cell's own output is fine.
+            if (message.kind === 'crop' || waiter) return;
+            this.dispatchEvent(new CustomEvent('cellError', { detail: { cell: String(message.cell), seq: message.seq, message: String(message.message ?? 'the render failed') } }));
         } else if (message.event === 'notebook' && message.notebook) {
             // Sent to watchers when the editor changes the notebook or the photo; the frames come by themselves.
             const before = structureOf(this.notebook, this.photo);
@@ -349,7 +358,7 @@ export class NotebookSession extends EventTarget {
 
     failCell(cell, seq, error) {
         if (error.code === 'disconnected') return;
-        this.dispatchEvent(new CustomEvent('cellError', { detail: { cell: canonicalReference(cell), seq, message: error.message } }));
+        this.dispatchEvent(new CustomEvent('cellError', { detail: { cell, seq, message: error.message } }));
     }
 
     // MARK: Photos, saving, exporting

@@ -11,7 +11,7 @@ import { ViewCell } from './cells/view-cell.js';
 import { StepCell } from './cells/step-cell.js';
 import { UnsupportedCell } from './cells/unsupported-cell.js';
 import { AddCell } from './widgets/add-cell.js';
-import { structureOf } from './notebook-graph.js';
+import { stableStringify, structureOf } from './notebook-graph.js';
 
 export class NotebookView extends HTMLElement {
     /**
@@ -60,7 +60,7 @@ export class NotebookView extends HTMLElement {
             for (const descriptor of effect?.parameters ?? []) {
                 const control = card?.querySelector(`db-param[data-param="${CSS.escape(descriptor.name)}"]`);
                 const value = cell.params?.[descriptor.name] ?? descriptor.default;
-                if (control && JSON.stringify(control.value) !== JSON.stringify(value)) control.setValue(value);
+                if (control && stableStringify(control.value) !== stableStringify(value)) control.setValue(value);
             }
         }
     }
@@ -77,9 +77,8 @@ export class NotebookView extends HTMLElement {
                 title = 'Note';
                 break;
             case 'photo':
-                content = new PhotoCell().attach(session);
+                content = new PhotoCell().attach(session, cell);
                 title = describePhoto(session.notebook.photo);
-                references = [cell.id, ...PhotoCell.referencesFor(session)];
                 break;
             case 'view':
                 content = new ViewCell().attach(session, cell, index, edit);

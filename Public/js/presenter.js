@@ -1,7 +1,8 @@
 /**
  * Presenter mode for demos: large images and sliders, and keyboard control.
  * - P toggles presenter mode; Escape leaves it.
- * - J / Page Down and K / Page Up move to the next or previous cell and focus its first control.
+ * - J / Page Down and K / Page Up move to the next or previous cell and focus its first slider (else its
+ *   picture, else its header).
  * - Arrows nudge the focused slider (native); Shift+arrows nudge ten steps.
  * Keys are ignored while typing in a text field.
  */
@@ -50,7 +51,10 @@ export class Presenter extends EventTarget {
         const current = cells.findIndex((cell) => cell.contains(document.activeElement));
         const next = cells[Math.min(cells.length - 1, Math.max(0, current + direction))] ?? cells[0];
         next.scrollIntoView({ block: 'start', behavior: 'smooth' });
-        const control = next.querySelector('.cell-body input[type=range], .cell-body select, .cell-body input, .cell-body button') ?? next.querySelector('button');
+        // The first slider, else the picture, else the cell's collapse button: never a select or a text field,
+        // where J and K would be typed rather than move on. Hidden controls are skipped.
+        const visible = (selector) => [...next.querySelectorAll(selector)].find((element) => element.checkVisibility() && !element.disabled);
+        const control = visible('.cell-body input[type=range]') ?? visible('.cell-body db-preview') ?? visible('.cell-header button');
         control?.focus({ preventScroll: true });
     }
 }

@@ -14,6 +14,7 @@ struct Depthbook: AsyncParsableCommand {
             ServeCommand.self,
             LoadtestCommand.self,
             RenderCommand.self,
+            WiggleCommand.self,
         ]
     )
 }

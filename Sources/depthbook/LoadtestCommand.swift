@@ -9,8 +9,14 @@ struct LoadtestCommand: ParsableCommand {
         commandName: "loadtest",
         abstract: "Drag a slider in N real sessions against a running server and print latency as one JSON line.")
 
-    @Option(help: "The server's WebSocket URL, ws://HOST:PORT (the path /ws is implied).")
+    @Option(help: "The server's WebSocket URL: ws://HOST:PORT or wss://HOST:PORT (through a TLS proxy); path /ws unless given.")
     var url: String
+
+    @Option(help: "Origin header to send, as a browser on the studio page would (e.g. https://studio.example.org).")
+    var origin: String?
+
+    @Option(name: .customLong("ca-file"), help: "PEM certificate (authority) to trust for wss:// (default: the system's).")
+    var caFile: String?
 
     @Option(help: "Concurrent sessions.")
     var sessions: Int = 1
@@ -41,17 +47,23 @@ struct LoadtestCommand: ParsableCommand {
         _ = try endpoint()
     }
 
-    /// Host and port from `ws://host:port[/ws]`.
-    func endpoint() throws -> (host: String, port: Int) {
-        guard let parsed = URL(string: url), parsed.scheme == "ws", let host = parsed.host else {
-            throw ValidationError("--url must look like ws://127.0.0.1:8080 (wss:// is not supported by the load test)")
+    /// Endpoint and path from `ws[s]://host:port[/path]`.
+    func endpoint() throws -> (Endpoint, String) {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme, scheme == "ws" || scheme == "wss", let host = parsed.host else {
+            throw ValidationError("--url must look like ws://127.0.0.1:8080 or wss://studio.example.org")
         }
-        return (host, parsed.port ?? 80)
+        let tls = scheme == "wss"
+        let path = parsed.path.isEmpty || parsed.path == "/" ? "/ws" : parsed.path
+        return (Endpoint(host: host, port: parsed.port ?? (tls ? 443 : 80), tls: tls, caFile: caFile), path)
     }
 
     func run() throws {
-        let (host, port) = try endpoint()
-        var options = Loadtest.Options(host: host, port: port, sessions: sessions, changes: changes, rate: rate)
+        // OpenSSL writes with plain write(): a peer that already closed must give an error, not SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let (endpoint, path) = try endpoint()
+        var options = Loadtest.Options(endpoint: endpoint, sessions: sessions, changes: changes, rate: rate)
+        options.path = path
+        options.origin = origin
         options.notebook = notebook
         options.photo = photo
         options.width = width

@@ -92,6 +92,7 @@ struct ServeCommand: ParsableCommand {
 
         // SIGINT/SIGTERM end the process cleanly: the loop stops, sessions close, the socket is released.
         let done = DispatchSemaphore(value: 0)
+        signal(SIGPIPE, SIG_IGN)  // a page that vanished mid-write is an error on that socket, never the process's end
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { signalNumber in

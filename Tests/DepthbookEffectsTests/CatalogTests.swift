@@ -47,7 +47,10 @@ struct CatalogTests {
 
     @Test func bundledNotebooksAreTheSixOfTheTalks() throws {
         let notebooks = try S.bundledNotebooks()
-        #expect(Set(notebooks.map(\.name)) == ["depth-threshold", "matte-separation", "big-head", "marching", "makeup", "backdrop"])
+        #expect(Set(notebooks.map(\.name)) == ["depth-threshold", "matte-separation", "big-head", "marching", "makeup", "backdrop",
+                                               // Depth as a third dimension (issue #5).
+                                               "blend-mask", "darken", "depth-of-field", "dolly-zoom", "point-cloud",
+                                               "lens-correction", "wiggle", "upsampling"])
         for nb in notebooks {
             #expect(nb.photo == .sample("portrait"))
             for cell in nb.cells where cell.kind == .step {

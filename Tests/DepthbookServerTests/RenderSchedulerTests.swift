@@ -55,10 +55,12 @@ struct RenderSchedulerTests {
         let coarse = started(try scheduler.request(request(3, interactive: true, width: 1280)))[0]
         #expect(coarse.coarse)
         #expect(coarse.target == .preview(width: 640))
+        #expect(coarse.target(busy: true) == .preview(width: 320))
         let afterCoarse = scheduler.finished(coarse, outcome: .rendered)
         #expect(afterCoarse.first == .deliver(coarse))
         let full = started(afterCoarse)
         #expect(full.count == 1 && !full[0].coarse && full[0].request.seq == 3 && full[0].target == .preview(width: 1280))
+        #expect(!full[0].waited)
         #expect(scheduler.finished(full[0], outcome: .rendered) == [.deliver(full[0])])
     }
 
@@ -84,6 +86,8 @@ struct RenderSchedulerTests {
         #expect(after.first == .deliver(first), "the picture keeps coming while the slider moves")
         let next = started(after)
         #expect(next.map(\.request.seq) == [3] && next[0].coarse, "position 2 was replaced, never rendered")
+        #expect(first.target == .preview(width: 400) && next[0].target == .preview(width: 200),
+                "the slider outruns the renders: the next coarse pass is smaller")
         #expect(scheduler.isCurrent(slot: slot, seq: 1, coarse: true))
         #expect(!scheduler.isCurrent(slot: slot, seq: 1, coarse: false))
         // The slider stops: the final value asks for a full frame, which follows the coarse one in flight.

@@ -19,8 +19,8 @@ def server(tmp_path_factory):
     running.stop()
 
 
-def run_loadtest(server, *args: str) -> dict:
-    done = subprocess.run([binary(), "loadtest", "--url", f"ws://127.0.0.1:{server.port}", *args, "--json"],
+def run_loadtest(server, *args: str, url: str | None = None) -> dict:
+    done = subprocess.run([binary(), "loadtest", "--url", url or f"ws://127.0.0.1:{server.port}", *args, "--json"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stdout.splitlines() if line.strip()]
@@ -43,3 +43,69 @@ def test_two_sessions_drag_the_slider(server):
 def test_a_bad_url_is_refused_with_a_message(server):
     done = subprocess.run([binary(), "loadtest", "--url", "http://nowhere"], capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "ws://" in done.stderr
+
+
+class TLSForwarder:
+    """A TLS terminator on loopback (what nginx does in deploy/), forwarding bytes to the plain server."""
+
+    def __init__(self, upstream_port: int, cert: str, key: str):
+        import socket
+        import ssl
+        import threading
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.context.load_cert_chain(cert, key)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.upstream_port = upstream_port
+        self.stopped = False
+        threading.Thread(target=self.accept_loop, daemon=True).start()
+
+    def accept_loop(self) -> None:
+        import socket
+        import threading
+        while not self.stopped:
+            try:
+                raw, _ = self.listener.accept()
+                client = self.context.wrap_socket(raw, server_side=True)
+            except OSError:
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self.pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def pump(source, sink) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, sink):
+                try:
+                    s.close()
+                except OSError:
+                    pass
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.listener.close()
+
+
+def test_wss_through_a_tls_terminator(server, tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    forwarder = TLSForwarder(server.port, str(cert), str(key))
+    try:
+        base = f"wss://127.0.0.1:{forwarder.port}/ws"
+        report = run_loadtest(server, "--sessions", "2", "--changes", "10", "--rate", "20", "--width", "320",
+                              "--origin", f"https://127.0.0.1:{forwarder.port}", "--ca-file", str(cert), url=base)
+        assert report["errors"] == 0 and report["frames"] >= 2 and report["server_rss_mb"] > 1
+        # Without the certificate to trust the handshake is refused, and a page from another origin is refused
+        # by the server behind the terminator: each session counts an error and gets no frame.
+        for extra in (["--origin", f"https://127.0.0.1:{forwarder.port}"], ["--ca-file", str(cert), "--origin", "https://evil.example"]):
+            refused = run_loadtest(server, "--sessions", "1", "--changes", "1", *extra, url=base)
+            assert refused["errors"] == 1 and refused["frames"] == 0, (extra, refused)
+    finally:
+        forwarder.stop()

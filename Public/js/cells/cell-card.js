@@ -94,15 +94,20 @@ export class CellCard extends HTMLElement {
         this.toggle.setAttribute('aria-label', `${collapsed ? 'Expand' : 'Collapse'} cell ${this.cellId}`);
     }
 
-    /** Shows an error in this cell; the previous output stays visible under it. */
+    /**
+     * Shows an error in this cell; the previous output stays visible under it. A render error (with the
+     * `seq` of the request that failed) goes when a newer frame arrives; a problem of the page's own (a
+     * refused upload, no `seq`) stays until the user's next action succeeds.
+     */
     showError(message, seq = Infinity) {
-        this.errorSeq = Number.isFinite(seq) ? seq : this.errorSeq;
+        this.errorSeq = Number.isFinite(seq) ? seq : Infinity;
         this.errorLine.textContent = message;
         this.errorLine.hidden = false;
         this.classList.add('has-error');
     }
 
     clearError() {
+        this.errorSeq = -Infinity;
         if (this.errorLine.hidden) return;
         this.errorLine.hidden = true;
         this.errorLine.textContent = '';

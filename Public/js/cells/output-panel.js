@@ -24,7 +24,8 @@ export class OutputPanel extends HTMLElement {
     attach({ session, cellId, label, before, histogram, exports, onPick }) {
         this.session = session;
         this.preview = new PreviewImage().attach(session, cellId, label);
-        this.preview.addEventListener('imagepoint', (event) => {
+        // Listening on the panel catches clicks on the split view's "before" layer too.
+        this.addEventListener('imagepoint', (event) => {
             if (onPick?.(event.detail)) return;
             document.querySelector('db-zoom')?.zoom(session, cellId, event.detail);
         });

@@ -15,12 +15,12 @@ const PLANE_TITLES = {
 };
 
 export class PhotoCell extends HTMLElement {
-    /** The references this cell shows (for routing errors to it). */
-    static referencesFor(session) {
-        return photoPlanes(session.photo).filter((plane) => plane.name !== 'depth').map((plane) => plane.reference);
-    }
-
-    attach(session) {
+    /**
+     * @param {import('../notebook-session.js').NotebookSession} session
+     * @param {object} cell the photo cell; its own preview is the image (every server renders a photo cell),
+     *   the other planes are asked for as `photo.<plane>` and each shows its own error if refused.
+     */
+    attach(session, cell) {
         this.session = session;
         const children = [];
         if (session.canEdit) children.push(this.buildSourcePicker());
@@ -28,9 +28,10 @@ export class PhotoCell extends HTMLElement {
         const grid = h('div', { class: 'plane-grid' });
         for (const plane of planes) {
             const title = PLANE_TITLES[plane.name] ?? plane.name;
-            const preview = new PreviewImage().attach(session, plane.reference, `${title} of the photo`);
+            const reference = plane.name === 'image' ? cell.id : plane.reference;
+            const preview = new PreviewImage().attach(session, reference, `${title} of the photo`);
             preview.addEventListener('imagepoint', (event) => {
-                document.querySelector('db-zoom')?.zoom(session, plane.reference, event.detail);
+                document.querySelector('db-zoom')?.zoom(session, reference, event.detail);
             });
             const size = plane.width && plane.height ? `${plane.width}×${plane.height}` : '';
             grid.append(h('figure', { class: 'plane', dataset: { plane: plane.name } },

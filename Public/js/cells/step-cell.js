@@ -4,7 +4,7 @@
  * the session); the preview follows, and the downstream cells with it.
  */
 import { h } from '../dom.js';
-import { canonicalReference, choicesFor } from '../notebook-graph.js';
+import { choicesFor, previewTarget } from '../notebook-graph.js';
 import { referencePicker } from './reference-picker.js';
 import { OutputPanel } from './output-panel.js';
 import { ParamControl } from '../widgets/param-control.js';
@@ -66,7 +66,7 @@ export class StepCell extends HTMLElement {
         const imageSlot = slots.find((slot) => slot.kind !== 'plane' && this.cell.inputs?.[slot.name]);
         const anySlot = slots.find((slot) => this.cell.inputs?.[slot.name]);
         const slot = imageSlot ?? anySlot;
-        return slot ? canonicalReference(this.cell.inputs[slot.name]) : null;
+        return slot ? previewTarget(this.session.notebook, this.cell.inputs[slot.name]) : null;
     }
 
     togglePicking(name) {

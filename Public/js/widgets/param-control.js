@@ -105,9 +105,11 @@ export class ParamControl extends HTMLElement {
         return h('div', { class: 'param-point' }, 'x ', this.pointX, ' y ', this.pointY, this.pickButton);
     }
 
+    /** Both fields empty means "not set" ([-1, -1], the catalog's convention); otherwise each is kept in 0...1. */
     pointFromFields() {
-        const clamp = (value) => Math.min(1, Math.max(0, Number.isFinite(value) ? value : 0.5));
-        return [clamp(Number(this.pointX.value)), clamp(Number(this.pointY.value))];
+        if (this.pointX.value === '' && this.pointY.value === '') return [-1, -1];
+        const clamp = (text) => (text === '' || !Number.isFinite(Number(text)) ? 0.5 : Math.min(1, Math.max(0, Number(text))));
+        return [clamp(this.pointX.value), clamp(this.pointY.value)];
     }
 
     /** Shows a value without reporting it (it came from the notebook, or was just committed). */
@@ -117,9 +119,12 @@ export class ParamControl extends HTMLElement {
             case 'choice': this.select.value = String(value ?? ''); break;
             case 'bool': this.checkbox.checked = Boolean(value); break;
             case 'point': {
-                const [x, y] = Array.isArray(value) ? value : [0.5, 0.5];
-                this.pointX.value = String(roundPoint(x));
-                this.pointY.value = String(roundPoint(y));
+                const [x, y] = Array.isArray(value) ? value : [-1, -1];
+                const unset = !(x >= 0 && y >= 0);
+                this.pointX.value = unset ? '' : String(roundPoint(x));
+                this.pointY.value = unset ? '' : String(roundPoint(y));
+                this.pointX.placeholder = unset ? 'not set' : '';
+                this.pointY.placeholder = unset ? 'not set' : '';
                 break;
             }
             default:

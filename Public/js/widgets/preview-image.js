@@ -39,17 +39,34 @@ export class PreviewImage extends HTMLElement {
         this.replaceChildren(this.placeholder);
         this.unregister = session.registerPreview(reference, this);
         this.addEventListener('click', (event) => this.reportPoint(event));
+        // Keyboard users get the same as a click in the middle.
+        this.tabIndex = 0;
+        this.setAttribute('role', 'button');
+        this.setAttribute('aria-label', `${label}. Press Enter for a 1:1 crop of the centre.`);
+        this.addEventListener('keydown', (event) => {
+            if ((event.key === 'Enter' || event.key === ' ') && this.image) {
+                event.preventDefault();
+                this.dispatchEvent(new CustomEvent('imagepoint', { bubbles: true, detail: { x: 0.5, y: 0.5, reference: this.reference } }));
+            }
+        });
+        this.onCellError = (event) => {
+            if (event.detail.cell === this.reference) this.showProblem(event.detail.message);
+        };
+        session.addEventListener('cellError', this.onCellError);
         return this;
     }
 
     connectedCallback() {
-        if (this.session && !this.unregister) this.unregister = this.session.registerPreview(this.reference, this);
+        if (this.session && !this.unregister) {
+            this.unregister = this.session.registerPreview(this.reference, this);
+            this.session.addEventListener('cellError', this.onCellError);
+        }
     }
 
     disconnectedCallback() {
-        if (this.isConnected) return;
         this.unregister?.();
         this.unregister = null;
+        this.session?.removeEventListener('cellError', this.onCellError);
         if (this.objectUrl) URL.revokeObjectURL(this.objectUrl);
         this.objectUrl = null;
     }
@@ -92,6 +109,7 @@ export class PreviewImage extends HTMLElement {
         this.objectUrl = url;
         this.shownSeq = header.seq;
         this.shownCoarse = coarse;
+        delete this.dataset.problem;
         Object.assign(this.dataset, {
             state: 'ready',
             seq: String(header.seq),
@@ -101,6 +119,15 @@ export class PreviewImage extends HTMLElement {
             frameHeight: String(header.height ?? image.naturalHeight),
         });
         this.dispatchEvent(new CustomEvent('previewshown', { bubbles: true, detail: { header } }));
+    }
+
+    /** A render for this preview failed: say so where the picture is (an older frame, if any, stays). */
+    showProblem(message) {
+        this.dataset.problem = message;
+        if (!this.image) {
+            this.placeholder.textContent = message;
+            this.placeholder.classList.add('failed');
+        }
     }
 
     reportPoint(event) {

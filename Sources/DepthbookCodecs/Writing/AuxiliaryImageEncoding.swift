@@ -15,7 +15,8 @@ enum AuxiliaryImageEncoding {
     /// Quantises depth to 8 bits and describes the mapping, accuracy and calibration in XMP.
     static func depth(_ depth: DepthData, quality: Int) throws -> (jpeg: [UInt8], xmp: String) {
         guard let range = depth.range else { throw PhotoError.depthAllHoles }
-        let lo = Double(range.lowerBound), hi = Double(range.upperBound)
+        // The range as the shortest decimals that read back as the same Floats (0.508301, not 0.5083010196685791).
+        let lo = Double("\(range.lowerBound)") ?? Double(range.lowerBound), hi = Double("\(range.upperBound)") ?? Double(range.upperBound)
         let hasHoles = depth.map.holeCount > 0
         let intMin = hasHoles ? validIntMinWithHoles : 0, intMax = 255
         let span = hi - lo

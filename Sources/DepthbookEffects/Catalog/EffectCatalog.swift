@@ -12,6 +12,10 @@ enum EffectCatalog {
         ScaleSubjectEffect.self, ScaledMatteEffect.self, BigHeadEffect.self, MarchingEffect.self, MarchingCoverageEffect.self,
         MakeupEffect.self, HairColorEffect.self, TeethWhiteningEffect.self, GlassesTintEffect.self,
         FaceDepthMaskEffect.self, BackdropEffect.self,
+        // Depth as a third dimension (2017 editing and capture talks, 2018 point clouds).
+        TapBlendMaskEffect.self, BackgroundEffect.self, DarkenByDisparityEffect.self, DepthOfFieldEffect.self,
+        DollyZoomEffect.self, PointCloudEffect.self, WiggleEffect.self, LensCorrectionEffect.self,
+        DepthUpsamplingEffect.self, ZoomCropEffect.self,
     ]
 
     private static let byID: [String: any Effect.Type] = Dictionary(

@@ -22,6 +22,15 @@ struct PersonModel: Sendable {
     /// How far down the sides the hair falls, in the hair shell's normalised height (0 = ear level, 0.9 = jaw).
     var hairLength: Double = 0.3
     var seed: UInt64
+    /// Fly-away hairs (see `withStrands`); none by default.
+    var strands: [HairStrand] = []
+
+    /// The same person with `count` fly-away hairs around the top of the head.
+    func withStrands(_ count: Int) -> PersonModel {
+        var copy = self
+        copy.strands = HairStrand.around(center: hairCenter, radii: hairRadii, count: count, seed: seed)
+        return copy
+    }
 
     private var hairCenter: Vec3 { headCenter + Vec3(0, -0.012 * headRadii.y / 0.1, 0.012) }
     private var hairRadii: Vec3 { headRadii * Vec3(1.16, 1.12, 1.14) }
@@ -53,6 +62,11 @@ struct PersonModel: Sendable {
         if let h = Shape.ellipsoidHit(d, center: hairCenter, radii: hairRadii) {
             let l = (d * h.depth - hairCenter) / hairRadii
             if isHair(l) { consider(SurfaceSample(depth: h.depth, color: shade(hairTexture(l), h.normal, light), label: .hair, isDepthHole: false)) }
+        }
+        for strand in strands {
+            if let t = strand.hit(d), t < (best?.depth ?? .infinity) {
+                consider(SurfaceSample(depth: t, color: hairColor * 1.15, label: .hair, isDepthHole: false))
+            }
         }
         if let h = Shape.ellipsoidHit(d, center: headCenter, radii: headRadii), h.depth < (best?.depth ?? .infinity) {
             let l = (d * h.depth - headCenter) / headRadii

@@ -17,7 +17,7 @@ enum SampleScenes {
             skinTone: Vec3(0.87, 0.68, 0.55), hairColor: Vec3(0.22, 0.14, 0.09),
             shirtColor: Vec3(0.2, 0.35, 0.6), shirtStripeColor: Vec3(0.26, 0.43, 0.7),
             lipColor: Vec3(0.72, 0.33, 0.35), irisColor: Vec3(0.35, 0.22, 0.12),
-            glassesFrame: Vec3(0.08, 0.08, 0.1), seed: 11),
+            glassesFrame: Vec3(0.08, 0.08, 0.1), seed: 11).withStrands(60),
         props: [
             SceneProp(name: "ball", shape: .ellipsoid(center: Vec3(-0.3, 0.2, 1.2), radii: Vec3(0.1, 0.1, 0.1)),
                       color: Vec3(0.8, 0.22, 0.15), pattern: .grain(amount: 0.1)),
@@ -45,7 +45,7 @@ enum SampleScenes {
             skinTone: Vec3(0.62, 0.45, 0.34), hairColor: Vec3(0.78, 0.62, 0.36),
             shirtColor: Vec3(0.7, 0.18, 0.2), shirtStripeColor: Vec3(0.62, 0.15, 0.18),
             lipColor: Vec3(0.55, 0.25, 0.25), irisColor: Vec3(0.2, 0.3, 0.45),
-            glassesFrame: nil, hairLength: 0.85, seed: 12),
+            glassesFrame: nil, hairLength: 0.85, seed: 12).withStrands(50),
         props: [
             SceneProp(name: "bench", shape: .box(min: Vec3(0.3, 0.4, 3.0), max: Vec3(1.4, 0.9, 3.4)),
                       color: Vec3(0.45, 0.3, 0.2), pattern: .stripes(period: 0.08, other: Vec3(0.38, 0.25, 0.16))),

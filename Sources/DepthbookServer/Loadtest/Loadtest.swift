@@ -6,8 +6,11 @@ import Synchronization
 /// from sending a change to receiving the first frame that answers it.
 public struct Loadtest: Sendable {
     public struct Options: Sendable {
-        public var host: String
-        public var port: Int
+        public var endpoint: Endpoint
+        /// The WebSocket path (`/ws`).
+        public var path = "/ws"
+        /// Sent as the `Origin` header, as a browser on the studio page would (needed behind a proxy).
+        public var origin: String?
         public var sessions: Int
         public var changes: Int
         public var rate: Double
@@ -17,9 +20,8 @@ public struct Loadtest: Sendable {
         public var width = 1280
         public var timeoutSeconds = 60
 
-        public init(host: String, port: Int, sessions: Int, changes: Int, rate: Double) {
-            self.host = host
-            self.port = port
+        public init(endpoint: Endpoint, sessions: Int, changes: Int, rate: Double) {
+            self.endpoint = endpoint
             self.sessions = sessions
             self.changes = changes
             self.rate = rate
@@ -87,8 +89,7 @@ public struct Loadtest: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw WebSocketClient.Failure("cannot read \(path)")
         }
-        let (status, body) = try SimpleHTTP.request(host: options.host, port: options.port, method: "POST",
-                                                    path: "/api/upload", body: Array(data))
+        let (status, body) = try SimpleHTTP.request(options.endpoint, method: "POST", path: "/api/upload", body: Array(data))
         guard status == 200, case .object(let reply) = try? JSONDecoder().decode(JSONValue.self, from: Data(body)),
               case .string(let id) = reply["upload"] else {
             throw WebSocketClient.Failure("the upload of \(path) failed (\(status)): \(String(decoding: body.prefix(300), as: UTF8.self))")
@@ -97,8 +98,7 @@ public struct Loadtest: Sendable {
     }
 
     private func serverStats() throws -> Double {
-        let (status, body) = try SimpleHTTP.request(host: options.host, port: options.port, method: "GET", path: "/api/stats",
-                                                    timeoutSeconds: 10)
+        let (status, body) = try SimpleHTTP.request(options.endpoint, method: "GET", path: "/api/stats", timeoutSeconds: 10)
         guard status == 200, case .object(let stats) = try JSONDecoder().decode(JSONValue.self, from: Data(body)),
               case .number(let rss) = stats["rssMb"] else { return 0 }
         return rss
@@ -132,7 +132,8 @@ struct DragSession {
         var result = SessionResult()
         let client: WebSocketClient
         do {
-            client = try WebSocketClient(host: options.host, port: options.port, path: "/ws", timeoutSeconds: options.timeoutSeconds)
+            client = try WebSocketClient(endpoint: options.endpoint, path: options.path, origin: options.origin,
+                                         timeoutSeconds: options.timeoutSeconds)
         } catch {
             result.errors = 1
             result.dropped = options.changes
@@ -187,14 +188,16 @@ struct DragSession {
             for change in 0..<options.changes {
                 seq += 1
                 if change == 0 { firstChangeSeq = seq }
-                // The slider sweeps 10...90 and back, as a hand dragging it would.
-                let phase = Double(change % 80) / 40
-                let percentile = 10 + 80 * (phase <= 1 ? phase : 2 - phase)
+                // The slider sweeps 10...90 and back, as a hand dragging it would. Each session starts at its own
+                // point and is offset by a fraction, so no two sessions ask for the same value: nothing is
+                // answered from another session's cached render.
+                let phase = Double((change + index * 7) % 80) / 40
+                let percentile = 10 + 80 * (phase <= 1 ? phase : 2 - phase) + Double(index % 50) * 0.0137
                 let last = change == options.changes - 1
                 nextID += 1
                 let message: JSONValue = .object([
                     "id": .number(Double(nextID)), "type": .string("setParams"), "cell": .string(cell),
-                    "params": .object(["percentile": .number(percentile.rounded())]), "seq": .number(Double(seq)),
+                    "params": .object(["percentile": .number(percentile)]), "seq": .number(Double(seq)),
                     "interactive": .bool(!last),
                 ])
                 shared.sentAt.withLock { $0[seq] = .now }

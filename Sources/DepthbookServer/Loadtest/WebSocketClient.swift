@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// A minimal RFC 6455 client over a blocking POSIX socket, for the load test only (plain `ws://`).
+/// A minimal RFC 6455 client over a blocking socket (plain or TLS), for the load test only.
 ///
 /// It sends masked text frames and reads text, binary, ping and close frames, joining fragments. The
 /// handshake checks for `101 Switching Protocols`; it does not verify `Sec-WebSocket-Accept`, since it
@@ -20,30 +20,29 @@ public final class WebSocketClient: @unchecked Sendable {
         init(_ description: String) { self.description = description }
     }
 
-    private let fd: Int32
+    private let stream: ByteStream
     private var buffer: [UInt8] = []
-    private let sendLock = NSLock()
 
-    /// Connects and upgrades; `timeoutSeconds` bounds every later read.
-    public init(host: String, port: Int, path: String, timeoutSeconds: Int = 30) throws {
-        fd = try Self.connectTCP(host: host, port: port, timeoutSeconds: timeoutSeconds)
+    /// Connects and upgrades; `timeoutSeconds` bounds every later read. `origin` is sent as a browser would.
+    public init(endpoint: Endpoint, path: String, origin: String? = nil, timeoutSeconds: Int = 30) throws {
+        stream = try ByteStream(endpoint, timeoutSeconds: timeoutSeconds)
         var key = [UInt8](repeating: 0, count: 16)
         for i in key.indices { key[i] = UInt8.random(in: 0...255) }
-        let request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: \(Data(key).base64EncodedString())\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        do {
-            try writeAll(Array(request.utf8))
-            let head = try readUntilBlankLine()
-            guard head.hasPrefix("HTTP/1.1 101") else {
-                throw Failure("the server refused the WebSocket upgrade: \(head.split(separator: "\r\n").first ?? "")")
-            }
-        } catch {
-            close(fd)
-            throw error
+        var request = "GET \(path) HTTP/1.1\r\nHost: \(endpoint.host):\(endpoint.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(Data(key).base64EncodedString())\r\nSec-WebSocket-Version: 13\r\n"
+        if let origin { request += "Origin: \(origin)\r\n" }
+        request += "\r\n"
+        try stream.writeAll(Array(request.utf8))
+        let head = try readUntilBlankLine()
+        guard head.hasPrefix("HTTP/1.1 101") else {
+            throw Failure("the server refused the WebSocket upgrade: \(head.split(separator: "\r\n").first ?? "")")
         }
     }
 
-    deinit { close(fd) }
+    /// A plain `ws://` connection.
+    public convenience init(host: String, port: Int, path: String, timeoutSeconds: Int = 30) throws {
+        try self.init(endpoint: Endpoint(host: host, port: port), path: path, timeoutSeconds: timeoutSeconds)
+    }
 
     /// Sends one text message (a single masked frame).
     public func send(text: String) throws {
@@ -59,9 +58,7 @@ public final class WebSocketClient: @unchecked Sendable {
         let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset & 3] }
-        sendLock.lock()
-        defer { sendLock.unlock() }
-        try writeAll(frame)
+        try stream.writeAll(frame)
     }
 
     /// The next complete message; answers pings, throws on close or error.
@@ -105,74 +102,22 @@ public final class WebSocketClient: @unchecked Sendable {
     /// Closes the connection (a close frame, then the socket).
     public func shutdown() {
         try? sendControl(opcode: 0x8, payload: [0x03, 0xE8])
-        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        stream.shutdownBoth()
     }
 
     private func sendControl(opcode: UInt8, payload: [UInt8]) throws {
         let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
         let frame = [0x80 | opcode, 0x80 | UInt8(payload.count)] + mask + payload.enumerated().map { $0.element ^ mask[$0.offset & 3] }
-        sendLock.lock()
-        defer { sendLock.unlock() }
-        try writeAll(frame)
+        try stream.writeAll(frame)
     }
 
-    // MARK: Socket
-
-    static func connectTCP(host: String, port: Int, timeoutSeconds: Int) throws -> Int32 {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
-            throw Failure("cannot resolve \(host)")
-        }
-        defer { freeaddrinfo(list) }
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        while let info = cursor {
-            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-            if fd >= 0 {
-                if connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
-                    var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-                    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                    var one: Int32 = 1
-                    setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                    return fd
-                }
-                close(fd)
-            }
-            cursor = info.pointee.ai_next
-        }
-        throw Failure("cannot connect to \(host):\(port)")
-    }
-
-    private func writeAll(_ bytes: [UInt8]) throws {
-        try Self.writeAll(fd, bytes)
-    }
-
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Failure("send failed: \(String(cString: strerror(errno)))")
-            }
-            offset += n
-        }
-    }
+    // MARK: Reading
 
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n > 0 {
-                buffer += chunk[0..<n]
-                return
-            }
-            if n == 0 { throw Failure("the connection closed") }
-            if errno == EINTR { continue }
-            throw Failure(errno == EAGAIN ? "timed out waiting for the server" : "recv failed: \(String(cString: strerror(errno)))")
-        }
+        let n = try stream.read(into: &chunk)
+        if n == 0 { throw Failure("the connection closed") }
+        buffer += chunk[0..<n]
     }
 
     private func read(_ count: Int) throws -> [UInt8] {
@@ -203,15 +148,15 @@ public final class WebSocketClient: @unchecked Sendable {
     }
 }
 
-/// One plain HTTP/1.1 request over a fresh socket (the load test uploads its photo and reads server stats).
+/// One HTTP/1.1 request over a fresh connection (the load test uploads its photo and reads server stats).
 public enum SimpleHTTP {
-    public static func request(host: String, port: Int, method: String, path: String, body: [UInt8] = [],
+    public static func request(_ endpoint: Endpoint, method: String, path: String, body: [UInt8] = [],
                                timeoutSeconds: Int = 120) throws -> (status: Int, body: [UInt8]) {
-        let fd = try WebSocketClient.connectTCP(host: host, port: port, timeoutSeconds: timeoutSeconds)
-        defer { close(fd) }
-        let head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Length: \(body.count)\r\n"
+        let stream = try ByteStream(endpoint, timeoutSeconds: timeoutSeconds)
+        defer { stream.close() }
+        let head = "\(method) \(path) HTTP/1.1\r\nHost: \(endpoint.host):\(endpoint.port)\r\nContent-Length: \(body.count)\r\n"
             + "Content-Type: application/octet-stream\r\nConnection: close\r\n\r\n"
-        try WebSocketClient.writeAll(fd, Array(head.utf8) + body)
+        try stream.writeAll(Array(head.utf8) + body)
         var response: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         var headerEnd: Int?
@@ -219,20 +164,25 @@ public enum SimpleHTTP {
         while true {
             if headerEnd == nil, let split = findBlankLine(response) {
                 headerEnd = split
-                let head = String(decoding: response[0..<split], as: UTF8.self).lowercased()
-                expected = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                let text = String(decoding: response[0..<split], as: UTF8.self).lowercased()
+                expected = text.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
             }
             if let headerEnd, let expected, response.count >= headerEnd + 4 + expected { break }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n > 0 { response += chunk[0..<n]; continue }
-            if n < 0, errno == EINTR { continue }
-            break
+            let n = try stream.read(into: &chunk)
+            if n == 0 { break }
+            response += chunk[0..<n]
         }
-        guard let split = headerEnd else { throw WebSocketClient.Failure("no HTTP response from \(host):\(port)") }
+        guard let split = headerEnd else { throw WebSocketClient.Failure("no HTTP response from \(endpoint.host):\(endpoint.port)") }
         let statusLine = String(decoding: response[0..<split], as: UTF8.self).split(separator: " ")
         guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw WebSocketClient.Failure("a malformed HTTP response") }
         return (status, Array(response[(split + 4)...]))
+    }
+
+    /// Plain `http://`.
+    public static func request(host: String, port: Int, method: String, path: String, body: [UInt8] = [],
+                               timeoutSeconds: Int = 120) throws -> (status: Int, body: [UInt8]) {
+        try request(Endpoint(host: host, port: port), method: method, path: path, body: body, timeoutSeconds: timeoutSeconds)
     }
 
     private static func findBlankLine(_ bytes: [UInt8]) -> Int? {

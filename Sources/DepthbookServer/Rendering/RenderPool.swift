@@ -38,6 +38,9 @@ public final class RenderPool: Sendable {
         state.withLock { s in if s.queues[owner] == nil { s.lastServed[owner] = nil } }
     }
 
+    /// Whether at least as many jobs wait as there are workers (others' renders are queueing).
+    public var isSaturated: Bool { queuedCount >= width }
+
     /// Jobs queued and not yet started, over all owners.
     public var queuedCount: Int { state.withLock { $0.queues.values.reduce(0) { $0 + $1.count } } }
 

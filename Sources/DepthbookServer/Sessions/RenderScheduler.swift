@@ -40,11 +40,18 @@ public struct RenderJob: Sendable, Equatable {
     public var ticket: Int
     public var request: FrameRequest
     public var coarse: Bool
+    /// Whether it waited behind another render of its slot (the page is changing things faster than they render).
+    public var waited = false
 
     /// The size actually rendered: a coarse pass renders a preview at half width (never under 64 px).
-    public var target: FrameTarget {
+    public var target: FrameTarget { target(busy: false) }
+
+    /// A coarse pass shrinks to a quarter when the server is `busy` (renders of other sessions are waiting) or
+    /// when it waited behind an earlier render of its slot (the slider outruns the renders), so a picture keeps
+    /// coming soon while sliders move.
+    public func target(busy: Bool) -> FrameTarget {
         guard coarse, case .preview(let width) = request.target else { return request.target }
-        return .preview(width: max(64, width / 2))
+        return .preview(width: max(64, width / (busy || waited ? 4 : 2)))
     }
 }
 
@@ -139,8 +146,9 @@ public struct RenderScheduler: Sendable {
         default:
             break
         }
-        if let next = state.pending {
+        if var next = state.pending {
             state.pending = nil
+            next.waited = !(job.coarse && job.request.seq == next.request.seq)  // not the full pass after its own coarse one
             state.inFlight = next
             actions.append(.start(next))
         }

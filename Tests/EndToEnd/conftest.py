@@ -1,0 +1,168 @@
+"""Shared fixtures for the end-to-end tests: a real `depthbook serve` on a free loopback port with its own
+data directory, and headless Chromium sessions driven through Selenium (Debian's chromium + chromium-driver).
+
+The binary comes from DEPTHBOOK_BIN (scripts/test.sh sets it to the release build). Without it every test
+that needs the server is skipped with that reason; with it set to a missing file they fail.
+Fixtures here are meant to be shared: add new ones rather than changing these.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+PHOTOS_DIR = REPO_ROOT.parent / "shared" / "photos"
+ARTIFACTS_DIR = REPO_ROOT / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+SERVER_START_TIMEOUT_S = 60
+
+
+@dataclass
+class RunningServer:
+    """A `depthbook serve` process started for a test module."""
+
+    base_url: str
+    port: int
+    data_dir: Path
+    log_path: Path
+    process: subprocess.Popen
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+def free_port() -> int:
+    """A port the system just handed out on loopback (closed again, so a tiny race is possible)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_depthbook(binary: str, data_dir: Path, log_path: Path, port: int | None = None) -> RunningServer:
+    """Starts `depthbook serve` from the repository root (so it finds Public/ and Notebooks/) and waits
+    until /healthz answers. `port` reuses a port (to restart a server in place)."""
+    port = port or free_port()
+    log = open(log_path, "ab")
+    process = subprocess.Popen(
+        [binary, "serve", "--port", str(port), "--data", str(data_dir)],
+        cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    log.close()
+    server = RunningServer(f"http://127.0.0.1:{port}", port, data_dir, log_path, process)
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"depthbook serve exited with {process.returncode}:\n{server.log_tail()}")
+        try:
+            with urllib.request.urlopen(f"{server.base_url}/healthz", timeout=1) as reply:
+                if reply.status == 200:
+                    return server
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.2)
+    stop_depthbook(server)
+    raise RuntimeError(f"depthbook serve did not answer /healthz within {SERVER_START_TIMEOUT_S} s:\n{server.log_tail()}")
+
+
+def stop_depthbook(server: RunningServer) -> None:
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def depthbook_bin() -> str:
+    binary = os.environ.get("DEPTHBOOK_BIN")
+    if not binary:
+        pytest.skip("DEPTHBOOK_BIN is not set: run scripts/test.sh, or point it at a built `depthbook`")
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        pytest.fail(f"DEPTHBOOK_BIN={binary} is not an executable file")
+    return binary
+
+
+@pytest.fixture(scope="module")
+def depthbook_server(depthbook_bin, tmp_path_factory) -> RunningServer:
+    """One server per test module, with a fresh data directory."""
+    root = tmp_path_factory.mktemp("depthbook")
+    server = start_depthbook(depthbook_bin, root / "data", root / "serve.log")
+    yield server
+    stop_depthbook(server)
+    if server.process.returncode not in (0, -15):
+        print(f"depthbook serve ended with {server.process.returncode}:\n{server.log_tail()}")
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    """Screenshots and logs worth looking at after a run (gitignored)."""
+    ARTIFACTS_DIR.mkdir(exist_ok=True)
+    return ARTIFACTS_DIR
+
+
+def new_chromium(width: int = 1280, height: int = 1600):
+    """A fresh headless Chromium (its own profile: no shared storage with other sessions)."""
+    os.environ.setdefault("SE_OFFLINE", "true")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    if not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)):
+        pytest.fail("chromium and chromium-driver are needed: apt-get install -y chromium chromium-driver")
+    options = Options()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--window-size={width},{height}", "--force-device-scale-factor=1"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Remembers each phase's outcome on the test item, so fixtures can save evidence of a failure."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture
+def browser_factory(request, artifacts_dir):
+    """Makes fresh browser sessions; on a failure saves each one's screenshot and console log."""
+    drivers = []
+
+    def make(width: int = 1280, height: int = 1600):
+        driver = new_chromium(width, height)
+        drivers.append(driver)
+        return driver
+
+    yield make
+    failed = getattr(request.node, "report_call", None) is not None and request.node.report_call.failed
+    for index, driver in enumerate(drivers):
+        if failed:
+            stem = f"FAILED-{request.node.name}-{index}".replace("/", "_")
+            try:
+                driver.save_screenshot(str(artifacts_dir / f"{stem}.png"))
+                console = "\n".join(f"{e['level']} {e['message']}" for e in driver.get_log("browser"))
+                (artifacts_dir / f"{stem}.console.txt").write_text(console)
+            except Exception as error:  # the browser itself may be what broke
+                print(f"could not save evidence from browser {index}: {error}")
+        driver.quit()
+
+
+@pytest.fixture
+def browser(browser_factory):
+    return browser_factory()

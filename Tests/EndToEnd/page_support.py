@@ -1,0 +1,187 @@
+"""What the page tests do to the page and read back from it, in one place.
+
+The page mirrors what each preview shows in data attributes (`data-seq`, `data-coarse`, `data-bytes`,
+`data-state`) and each histogram's marker in `data-marker` / `data-marker-fraction`; the JPEG bytes
+themselves are read back through the preview image's blob URL.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import time
+from dataclasses import dataclass
+
+from selenium.common.exceptions import JavascriptException, StaleElementReferenceException
+from selenium.webdriver.common.by import By
+
+TIMEOUT_S = 60
+
+
+def wait_for(what: str, predicate, timeout: float = TIMEOUT_S, interval: float = 0.1):
+    """Polls `predicate` until it returns something truthy; fails naming `what` and the last value seen."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            last = predicate()
+        except (StaleElementReferenceException, JavascriptException) as error:
+            last = error
+        else:
+            if last:
+                return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what} (last: {last!r})")
+
+
+def connection_text(driver) -> str:
+    return driver.execute_script("return document.querySelector('.connection')?.textContent ?? ''")
+
+
+def open_notebook(driver, base_url: str, name: str) -> None:
+    """Opens `/n/<name>` and waits until the page has connected and rendered its cells."""
+    driver.get(f"{base_url}/n/{name}")
+    wait_for(f"notebook {name} to render its cells", lambda: driver.find_elements(By.CSS_SELECTOR, "db-cell"))
+    wait_for("the connection to be up", lambda: "Connected" in connection_text(driver) or "resumed" in connection_text(driver)
+             or "restored" in connection_text(driver) or _fail_on_error_status(driver))
+
+
+def _fail_on_error_status(driver):
+    text = connection_text(driver)
+    if text.startswith("Could not"):
+        raise AssertionError(f"the page reports: {text}")
+    return False
+
+
+def cell_with_param(driver, param: str) -> str:
+    """The id of the first step cell that has a parameter named `param`."""
+    cell = driver.execute_script(
+        "return document.querySelector(`db-cell[data-kind=step] db-param[data-param=\"${arguments[0]}\"]`)?.closest('db-cell')?.dataset.cell ?? null",
+        param)
+    assert cell, f"no step cell has a parameter named {param!r}; cells: {cell_ids(driver)}"
+    return cell
+
+
+def cell_ids(driver) -> list[str]:
+    return driver.execute_script("return [...document.querySelectorAll('db-cell')].map(c => c.dataset.cell)")
+
+
+@dataclass
+class Shown:
+    """What a cell's own preview shows now."""
+
+    seq: int
+    coarse: bool
+    byte_count: int
+
+
+def shown(driver, cell: str) -> Shown | None:
+    data = driver.execute_script(
+        """const p = document.querySelector(`db-cell[data-cell="${arguments[0]}"] db-preview[data-reference="${arguments[0]}"]`);
+           if (!p || p.dataset.state !== 'ready') return null;
+           return {seq: Number(p.dataset.seq), coarse: p.dataset.coarse === 'true', bytes: Number(p.dataset.bytes)};""",
+        cell)
+    return None if data is None else Shown(data["seq"], data["coarse"], data["bytes"])
+
+
+def wait_full_frame(driver, cell: str, newer_than: int | None = None) -> Shown:
+    """Waits until the cell shows a full (not coarse) frame, newer than sequence number `newer_than` if given."""
+    def ready():
+        now = shown(driver, cell)
+        if now is None or now.coarse:
+            return None
+        if newer_than is not None and now.seq <= newer_than:
+            return None
+        return now
+    return wait_for(f"a full frame in cell {cell}" + (f" newer than seq {newer_than}" if newer_than is not None else ""), ready)
+
+
+def preview_bytes(driver, cell: str) -> bytes:
+    """The JPEG bytes the cell's preview shows, read back from its blob URL."""
+    script = """
+        const done = arguments[arguments.length - 1];
+        const img = document.querySelector(`db-cell[data-cell="${arguments[0]}"] db-preview[data-reference="${arguments[0]}"] img`);
+        if (!img) { done(null); return; }
+        fetch(img.src).then(r => r.arrayBuffer()).then(buffer => {
+            const bytes = new Uint8Array(buffer);
+            let text = '';
+            for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+            done(btoa(text));
+        }).catch(() => done(null));"""
+    # The blob URL is revoked when a newer frame replaces it; read again until a read succeeds.
+    encoded = wait_for(f"the preview bytes of cell {cell}", lambda: driver.execute_async_script(script, cell))
+    data = base64.b64decode(encoded)
+    assert data[:2] == b"\xff\xd8", f"cell {cell} shows something that is not a JPEG"
+    return data
+
+
+def settled_frame(driver, cell: str, newer_than: int | None = None, quiet_s: float = 0.6) -> tuple[Shown, bytes]:
+    """Waits for a full frame, then until nothing newer arrives for `quiet_s`; returns it and its bytes."""
+    current = wait_full_frame(driver, cell, newer_than)
+    deadline = time.monotonic() + TIMEOUT_S
+    while time.monotonic() < deadline:
+        time.sleep(quiet_s)
+        now = shown(driver, cell)
+        if now is not None and not now.coarse and now.seq == current.seq:
+            data = preview_bytes(driver, cell)
+            if shown(driver, cell).seq == current.seq:
+                return current, data
+        current = wait_full_frame(driver, cell, newer_than)
+    raise AssertionError(f"the preview of cell {cell} did not settle within {TIMEOUT_S} s")
+
+
+def slider(driver, cell: str, param: str):
+    return driver.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{cell}"] db-param[data-param="{param}"] input[type=range]')
+
+
+def slider_value(driver, cell: str, param: str) -> float:
+    return float(slider(driver, cell, param).get_attribute("value"))
+
+
+def marker_fraction(driver, cell: str | None = None) -> float | None:
+    """The histogram marker's position (0...1) in `cell`, or in the first histogram that has one."""
+    selector = f'db-cell[data-cell="{cell}"] db-histogram[data-marker-fraction]' if cell else "db-histogram[data-marker-fraction]"
+    value = driver.execute_script("return document.querySelector(arguments[0])?.dataset.markerFraction ?? null", selector)
+    return None if value is None else float(value)
+
+
+def histogram_with_marker(driver) -> str:
+    """The id of the cell whose histogram shows a marker."""
+    return wait_for("a histogram with a marker", lambda: driver.execute_script(
+        "return document.querySelector('db-histogram[data-marker-fraction]')?.closest('db-cell')?.dataset.cell ?? null"))
+
+
+def recipe_shown(driver) -> list:
+    """The recipe as the page shows it: each cell's id and kind, and every parameter control's value."""
+    return driver.execute_script("""
+        return [...document.querySelectorAll('db-cell')].map(cell => ({
+            id: cell.dataset.cell, kind: cell.dataset.kind,
+            inputs: [...cell.querySelectorAll('select.reference-select')].map(s => s.value),
+            params: Object.fromEntries([...cell.querySelectorAll('db-param')].map(p => {
+                const c = p.querySelector('input[type=range], select, input[type=checkbox], input[type=number]');
+                return [p.dataset.param, c.type === 'checkbox' ? c.checked : c.value];
+            })),
+        }));""")
+
+
+def stored_tab(driver) -> dict:
+    return json.loads(driver.execute_script("return sessionStorage.getItem('depthbook.tab') ?? '{}'"))
+
+
+def screenshot(driver, artifacts_dir, name: str) -> None:
+    driver.save_screenshot(str(artifacts_dir / f"{name}.png"))
+
+
+def histogram_result(driver, cell: str) -> dict | None:
+    """The histogram data (bins, min, max, marker, holes) the cell's chart last drew, as the server sent it."""
+    return driver.execute_script(
+        "return document.querySelector(`db-cell[data-cell=\"${arguments[0]}\"] db-histogram`)?.result ?? null", cell)
+
+
+def share_below(histogram: dict) -> tuple[float, float]:
+    """Bounds on the share of samples below the marker, from the bins alone: the bin the marker falls in
+    may be split either way."""
+    bins, low, high, marker = histogram["bins"], histogram["min"], histogram["max"], histogram["marker"]
+    total = sum(bins)
+    assert total > 0 and high > low, f"an empty or flat histogram: {histogram}"
+    index = min(len(bins) - 1, max(0, int((marker - low) / (high - low) * len(bins))))
+    return sum(bins[:index]) / total, sum(bins[:index + 1]) / total

@@ -1,0 +1,70 @@
+"""Save & share: one click saves and puts the share URL in the address bar and the link field; another
+browser (a fresh profile) opening it shows the same recipe and the same preview bytes; the URL restores
+after a refresh; editing the shared notebook forks it, leaving the shared version as it was."""
+import re
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from page_support import (cell_with_param, connection_text, open_notebook, recipe_shown, screenshot, settled_frame, slider,
+                          slider_value, wait_for)
+
+SHARE_PATH = re.compile(r"/n/([^/?#]+)$")
+
+
+def move(browser, cell, param, key, times):
+    control = slider(browser, cell, param)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", control)
+    control.send_keys(key * times)
+
+
+def save(browser) -> str:
+    """Clicks Save & copy link and returns the saved id from the address bar."""
+    before = browser.current_url
+    browser.find_element(By.CSS_SELECTOR, "button.save-share").click()
+    url = wait_for("the address bar to show the saved notebook", lambda: (
+        browser.current_url if browser.current_url != before and SHARE_PATH.search(browser.current_url) else None))
+    link = browser.find_element(By.CSS_SELECTOR, "input.share-link").get_attribute("value")
+    assert link == url, f"the link field shows {link!r}, the address bar {url!r}"
+    return SHARE_PATH.search(url).group(1)
+
+
+def test_share_url_reopens_same_recipe_and_preview(depthbook_server, browser_factory, artifacts_dir):
+    author = browser_factory()
+    open_notebook(author, depthbook_server.base_url, "depth-threshold")
+    mask = cell_with_param(author, "percentile")
+    first, _ = settled_frame(author, mask)
+    move(author, mask, "percentile", Keys.ARROW_LEFT, 12)
+    _, author_bytes = settled_frame(author, mask, newer_than=first.seq)
+    author_recipe = recipe_shown(author)
+    saved_id = save(author)
+    assert saved_id != "depth-threshold"
+    screenshot(author, artifacts_dir, "share-author")
+
+    reader = browser_factory()
+    open_notebook(reader, depthbook_server.base_url, saved_id)
+    _, reader_bytes = settled_frame(reader, mask)
+    assert recipe_shown(reader) == author_recipe, "the shared notebook shows a different recipe"
+    assert reader_bytes == author_bytes, "the shared notebook renders a different preview"
+    screenshot(reader, artifacts_dir, "share-reader")
+
+    # The address restores after a refresh.
+    reader.refresh()
+    wait_for("the page to come back after the refresh", lambda: "resumed" in connection_text(reader))
+    assert SHARE_PATH.search(reader.current_url).group(1) == saved_id
+    assert recipe_shown(reader) == author_recipe
+
+    # Editing forks: the reader's change saves under a new id; the shared one keeps its recipe.
+    shown_before = settled_frame(reader, mask)[0]
+    move(reader, mask, "percentile", Keys.ARROW_RIGHT, 20)
+    settled_frame(reader, mask, newer_than=shown_before.seq)
+    wait_for("the page to say the edit will fork", lambda: "new link" in reader.find_element(By.CSS_SELECTOR, ".save-state").text)
+    fork_id = save(reader)
+    assert fork_id != saved_id, "saving an edited shared notebook overwrote it instead of forking"
+    forked_value = slider_value(reader, mask, "percentile")
+
+    third = browser_factory()
+    open_notebook(third, depthbook_server.base_url, saved_id)
+    assert recipe_shown(third) == author_recipe, "the original shared notebook changed after another browser edited it"
+    open_notebook(third, depthbook_server.base_url, fork_id)
+    wait_for("the fork's recipe", lambda: slider_value(third, mask, "percentile") == forked_value)
