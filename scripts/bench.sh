@@ -17,11 +17,11 @@ if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then SUDO=sudo; fi
 if ! python3 -c "import numpy, scipy, cv2, pyvips, turbojpeg, PIL, pillow_heif" 2>/dev/null; then
   echo "installing the peers' Python packages" >&2
   python3 -m pip install --quiet numpy scipy opencv-python-headless pyvips 'PyTurboJPEG<2' pillow pillow-heif \
-    || python3 -m pip install --quiet --break-system-packages numpy scipy opencv-python-headless pyvips 'PyTurboJPEG<2' pillow pillow-heif
+    >&2 || python3 -m pip install --quiet --break-system-packages numpy scipy opencv-python-headless pyvips 'PyTurboJPEG<2' pillow pillow-heif >&2
 fi
 if ! ldconfig -p | grep -q libvips.so.42; then
   echo "installing libvips42" >&2
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq libvips42 libturbojpeg0
+  { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq libvips42 libturbojpeg0; } >&2
 fi
 
 swift build -c release --product depthbook >&2

@@ -15,7 +15,16 @@ struct OrientationAndContainerTests {
         for y in 0..<sh { for x in 0..<sw { for c in 0..<3 { stored[x, y, c] = x < sw / 2 ? 20 : 230 } } }
         let depthStored = Raster<UInt8>(width: 32, height: 16, channels: 1, samples: (0..<512).map { ($0 % 32) < 16 ? 40 : 220 })
         let matteStored = Raster<UInt8>(width: 32, height: 16, channels: 1, samples: (0..<512).map { ($0 / 32) < 8 ? 255 : 0 })
-        let depthXMP = BadInputTests.depthXMP("<apdi:FloatMinValue>1</apdi:FloatMinValue><apdi:FloatMaxValue>3</apdi:FloatMaxValue>")
+        // Intrinsics in the stored (sensor) frame, 64×32: fx 50, fy 60, principal point (40, 10), column by column.
+        let depthXMP = BadInputTests.depthXMP("""
+            <apdi:FloatMinValue>1</apdi:FloatMinValue><apdi:FloatMaxValue>3</apdi:FloatMaxValue>
+            <depthData:IntrinsicMatrix><rdf:Seq><rdf:li>50</rdf:li><rdf:li>0</rdf:li><rdf:li>0</rdf:li><rdf:li>0</rdf:li>
+            <rdf:li>60</rdf:li><rdf:li>0</rdf:li><rdf:li>40</rdf:li><rdf:li>10</rdf:li><rdf:li>1</rdf:li></rdf:Seq></depthData:IntrinsicMatrix>
+            <depthData:IntrinsicMatrixReferenceWidth>64</depthData:IntrinsicMatrixReferenceWidth>
+            <depthData:IntrinsicMatrixReferenceHeight>32</depthData:IntrinsicMatrixReferenceHeight>
+            <depthData:LensDistortionCenterOffsetX>40</depthData:LensDistortionCenterOffsetX>
+            <depthData:LensDistortionCenterOffsetY>10</depthData:LensDistortionCenterOffsetY>
+            """)
         let matteXMP = XMPWriter.packet([.text(XMPNamespace.apdi, "AuxiliaryImageType", AuxiliaryKind.urn(for: .hair))])
         let depthJPEG = try JPEGSegmentInserter.insert(try JPEGSegmentInserter.xmpSegment(depthXMP), into: try JPEGEncoder.encodeGray(depthStored, quality: 100))
         let matteJPEG = try JPEGSegmentInserter.insert(try JPEGSegmentInserter.xmpSegment(matteXMP), into: try JPEGEncoder.encodeGray(matteStored, quality: 100))
@@ -33,6 +42,11 @@ struct OrientationAndContainerTests {
         #expect(depth.map[8, 2, 0] < depth.map[8, 29, 0])
         let matte = try #require(photo.matte(.hair)).plane
         #expect(matte.width == 16 && matte.height == 32)
+        // The calibration turns with the planes: a right turn maps stored (x, y) to upright (32 − y, x).
+        let cal = try #require(depth.calibration)
+        #expect(cal.referenceWidth == 32 && cal.referenceHeight == 64)
+        #expect(cal.fx == 60 && cal.fy == 50 && cal.cx == 22 && cal.cy == 40)
+        #expect(cal.lensDistortionCenter?.x == 22 && cal.lensDistortionCenter?.y == 40)
         // Stored top rows (matte 1) → upright right columns.
         #expect(matte[14, 16, 0] > 0.9 && matte[1, 16, 0] < 0.1)
         // Written back, the file is upright with orientation 1 and the same planes.

@@ -54,6 +54,29 @@ struct EvaluatorTests {
         #expect(bytes.samples == floats.map { UInt8((min(max($0, 0), 1) * 255 + 0.5).rounded(.towardZero)) })
     }
 
+    /// A resample feeding a fused chain is computed row by row; its values equal the materialised plane's.
+    @Test(arguments: [ResamplingMethod.bilinear, .bicubic, .lanczos])
+    func fusedResamplingEqualsTheMaterialisedPlane(method: ResamplingMethod) throws {
+        let fg = try EngineFixtures.source(EngineFixtures.noise(width: 45, height: 33, channels: 3, seed: 1), id: "fg")
+        let bg = try EngineFixtures.source(EngineFixtures.noise(width: 45, height: 33, channels: 3, seed: 2), id: "bg")
+        let small = try EngineFixtures.source(EngineFixtures.noise(width: 12, height: 9, channels: 1, seed: 3), id: "m")
+        let alpha = try small.applying(Resample(to: fg.extent, method: method))
+        let node = try Node(BlendWithMask(), [fg, bg, alpha])
+        let target = RenderTarget(size: fg.extent, region: PixelRect(x: 5, y: 7, width: 31, height: 20))
+        let fused = try Evaluator(context: RenderContext(threads: 2)).render(node, target)
+        let a = try Evaluator().render(alpha, target).samples
+        let f = try Evaluator().render(fg, target).samples, b = try Evaluator().render(bg, target).samples
+        var expected = [Float](repeating: 0, count: f.count)
+        for i in 0..<a.count {
+            for c in 0..<3 {
+                let j = i * 3 + c
+                let fv: Float = f[j], bv: Float = b[j]
+                expected[j] = bv + (fv - bv) * a[i]
+            }
+        }
+        #expect(fused.samples == expected)
+    }
+
     @Test func secondRenderComesFromTheCache() throws {
         let cache = RenderCache(byteLimit: 64 << 20)
         let node = try recipe()

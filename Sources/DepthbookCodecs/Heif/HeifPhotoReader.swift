@@ -53,6 +53,9 @@ enum HeifPhotoReader {
         }
         if var depth = planes.depth {
             depth.map = upright(depth.map, like: image, orientation: orientation)
+            if let c = depth.calibration {
+                depth.calibration = CalibrationOrientation.upright(c, orientation: orientation, uprightWidth: image.width, uprightHeight: image.height)
+            }
             photo.depth = depth
         }
         photo.mattes = planes.mattes.map { Matte(kind: $0.kind, plane: upright($0.plane, like: image, orientation: orientation)) }

@@ -64,7 +64,11 @@ enum JPEGPhotoReader {
                     photo.auxiliary.append(AuxiliaryImageInfo(kind: "depth", urn: nil, width: sw, height: sh))
                     continue
                 }
-                photo.depth = try DepthPlanes.appleDepth(stored: stored, metadata: metadata, orientation: orientation)
+                var depth = try DepthPlanes.appleDepth(stored: stored, metadata: metadata, orientation: orientation)
+                if let c = depth.calibration {
+                    depth.calibration = CalibrationOrientation.upright(c, orientation: orientation, uprightWidth: photo.width, uprightHeight: photo.height)
+                }
+                photo.depth = depth
             case .matte(let matteKind):
                 guard photo.matte(matteKind) == nil else { continue }
                 let stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the \(matteKind.rawValue) matte")

@@ -79,11 +79,18 @@ public struct Evaluator: Sendable {
 }
 
 /// Clamps floats to 0...1 and rounds them to bytes (x·255 + 0.5, truncated); NaN gives 0.
+///
+/// Written without a checked float-to-integer conversion so the loop vectorises: adding 2²³ rounds to
+/// an integer (to nearest), one comparison turns that into truncation, and the low mantissa bits are the byte.
 @inline(__always)
 func quantize(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<UInt8>, _ count: Int) {
+    let magic: Float = 8_388_608
     for i in 0..<count {
         let x = src[i]
         let c: Float = x > 0 ? (x < 1 ? x : 1) : 0
-        dst[i] = UInt8(truncatingIfNeeded: Int32(c * 255 + 0.5))
+        let s = c * 255 + 0.5
+        let r = (s + magic) - magic
+        let t = r > s ? r - 1 : r
+        dst[i] = UInt8(truncatingIfNeeded: (t + magic).bitPattern)
     }
 }

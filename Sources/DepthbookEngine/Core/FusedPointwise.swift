@@ -11,6 +11,7 @@ struct FusedPointwise {
     enum Operand {
         case buffer(Int)
         case bytes(Int)
+        case resampled(Int)
         case register(Int)
     }
 
@@ -26,6 +27,8 @@ struct FusedPointwise {
     let context: RenderContext
     private(set) var buffers: [PixelBuffer] = []
     private(set) var byteLeaves: [(raster: Raster<UInt8>, register: Int)] = []
+    /// Resamplings computed row segment by row segment inside the chain (no full-size plane in memory).
+    private(set) var resampleLeaves: [(leaf: ResampledRows, register: Int)] = []
     private(set) var registerChannels: [Int] = []
     private(set) var program: [Instruction] = []
     private var memo: [NodeKey: (Operand, Int)] = [:]
@@ -71,6 +74,13 @@ struct FusedPointwise {
                                        outputChannels: channels, register: reg))
             if !isRoot { evaluator.context.countMiss() }
             result = (.register(reg), channels)
+        } else if let resample = node.filter as? Resample, let input = node.inputs.first {
+            let inputTarget = resample.inputTargets(for: target, extent: node.extent, inputExtents: [input.extent])[0]
+            let buffer = try evaluator.evaluate(input, inputTarget)
+            let resampler = resample.resampler(target, inputSize: inputTarget.size)
+            resampleLeaves.append((ResampledRows(resampler: resampler, input: buffer, region: target.region), newRegister(channels)))
+            evaluator.context.countMiss()
+            result = (.resampled(resampleLeaves.count - 1), channels)
         } else if let source = node.filter as? any ByteRowSource,
                   let raster = source.bytes(for: target, extent: node.extent) {
             byteLeaves.append((raster, newRegister(raster.channels)))
@@ -134,6 +144,9 @@ struct FusedPointwise {
                                 for i in 0..<(count * c) { to[i] = Float(from[i]) * inv }
                             }
                         }
+                        for (leaf, reg) in resampleLeaves {
+                            leaf.fill(row: y, from: x0, count: count, into: scratch[reg])
+                        }
                         for instruction in program {
                             operandPointers.removeAll(keepingCapacity: true)
                             for (k, operand) in instruction.operands.enumerated() {
@@ -142,6 +155,8 @@ struct FusedPointwise {
                                     operandPointers.append(bufferBases[b] + (y * width + x0) * instruction.channels[k])
                                 case .bytes(let b):
                                     operandPointers.append(UnsafePointer(scratch[byteLeaves[b].register]))
+                                case .resampled(let b):
+                                    operandPointers.append(UnsafePointer(scratch[resampleLeaves[b].register]))
                                 case .register(let r):
                                     operandPointers.append(UnsafePointer(scratch[r]))
                                 }
@@ -158,4 +173,75 @@ struct FusedPointwise {
         }
     }
 
+}
+
+/// A resampling evaluated on demand for row segments of a fused chain, with exactly the arithmetic of
+/// `Resampler.run` (horizontal taps first, then vertical, same order), so the values are bit-identical to
+/// the materialised plane.
+struct ResampledRows {
+    let resampler: Resampler
+    let input: PixelBuffer
+    let region: PixelRect
+
+    /// Writes `count` pixels of output row `row` (relative to `region`) starting at column `x0` into `out`.
+    func fill(row: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
+        let h = resampler.horizontal, v = resampler.vertical
+        let ch = input.channels, inR = input.region
+        let hTaps = h.taps, vTaps = v.taps
+        if hTaps == 2 && vTaps == 2 && ch == 1 {
+            fillBilinearPlane(row: row, from: x0, count: count, into: out)
+            return
+        }
+        input.samples.withUnsafeBufferPointer { src in
+            h.indices.withUnsafeBufferPointer { hi in
+                h.weights.withUnsafeBufferPointer { hw in
+                    let s = src.baseAddress!
+                    for o in x0..<(x0 + count) {
+                        for c in 0..<ch {
+                            var acc: Float = 0
+                            for kv in 0..<vTaps {
+                                let w = v.weights[row * vTaps + kv]
+                                if kv > 0 && w == 0 { continue }
+                                let inRow = s + ((Int(v.indices[row * vTaps + kv]) - inR.y) * inR.width - inR.x) * ch
+                                var hsum: Float = 0
+                                for kh in 0..<hTaps { hsum += hw[o * hTaps + kh] * inRow[Int(hi[o * hTaps + kh]) * ch + c] }
+                                acc = kv == 0 ? w * hsum : acc + hsum * w
+                            }
+                            out[(o - x0) * ch + c] = acc
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The common case (a bilinear plane) with the same arithmetic as the general loop, unchecked.
+    private func fillBilinearPlane(row: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
+        let h = resampler.horizontal, v = resampler.vertical, inR = input.region
+        let w0 = v.weights[row &* 2], w1 = v.weights[row &* 2 &+ 1]
+        let y0 = Int(v.indices[row &* 2]) &- inR.y, y1 = Int(v.indices[row &* 2 &+ 1]) &- inR.y
+        input.samples.withUnsafeBufferPointer { src in
+            h.indices.withUnsafeBufferPointer { hi in
+                h.weights.withUnsafeBufferPointer { hw in
+                    let r0 = src.baseAddress! + (y0 &* inR.width &- inR.x), r1 = src.baseAddress! + (y1 &* inR.width &- inR.x)
+                    let hiP = hi.baseAddress!, hwP = hw.baseAddress!
+                    for k in 0..<count {
+                        let o = (x0 &+ k) &* 2
+                        let i0 = Int(hiP[o]), i1 = Int(hiP[o &+ 1]), a0 = hwP[o], a1 = hwP[o &+ 1]
+                        var h0: Float = 0
+                        h0 += a0 * r0[i0]
+                        h0 += a1 * r0[i1]
+                        var acc = w0 * h0
+                        if w1 != 0 {
+                            var h1: Float = 0
+                            h1 += a0 * r1[i0]
+                            h1 += a1 * r1[i1]
+                            acc = acc + h1 * w1
+                        }
+                        out[k] = acc
+                    }
+                }
+            }
+        }
+    }
 }

@@ -28,7 +28,10 @@ public struct Gamma: PointwiseFilter {
                       outputChannels: Int, count: Int) {
         let src = inputs[0], p = power, n = count * outputChannels
         if p == 0.5 {
-            for i in 0..<n { let v = src[i]; output[i] = v >= 0 ? v.squareRoot() : -(-v).squareRoot() }
+            for i in 0..<n {
+                let v = src[i], r = abs(v).squareRoot()
+                output[i] = v < 0 ? -r : r
+            }
         } else {
             for i in 0..<n { let v = src[i]; output[i] = v >= 0 ? powf(v, p) : -powf(-v, p) }
         }
