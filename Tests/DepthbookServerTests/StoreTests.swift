@@ -72,3 +72,18 @@ struct StoreTests {
         #expect(leftovers.isEmpty)
     }
 }
+
+struct RecipeXMPTests {
+    @Test func theRecipeSurvivesEscapingBothWays() throws {
+        let notebook = StoreTests.notebook(percentile: 42)
+        let packet = try RecipeXMP.packet(notebook: notebook, cell: "mask")
+        // The codecs rewrite attributes as elements; read back the element form with the same escaping.
+        let json = String(decoding: try NotebookIdentity.canonicalJSON(notebook), as: UTF8.self)
+        let element = "<x><depthbook:Notebook>\(RecipeXMP.escape(json))</depthbook:Notebook></x>"
+        #expect(RecipeFromXMP.notebook(in: element) == notebook)
+        #expect(packet.contains("depthbook:Notebook=\"{&quot;"))
+        #expect(RecipeFromXMP.unescape("a &lt;b&gt; &amp; &#10;&#x41; &bogus; &") == "a <b> & \nA &bogus; &")
+        #expect(RecipeFromXMP.notebook(in: "<x>no recipe</x>") == nil)
+        #expect(RecipeFromXMP.notebook(in: "<depthbook:Notebook>{not json</depthbook:Notebook>") == nil)
+    }
+}

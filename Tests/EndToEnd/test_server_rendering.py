@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from test_server_support import Client, REPO_ROOT, get, start_server
+from test_server_support import Client, REPO_ROOT, get, post, start_server
 
 NOTEBOOK = "depth-threshold"
 SLIDER_CELL = "mask"
@@ -134,6 +134,11 @@ def test_export_reports_progress_and_serves_the_file(server):
     image = Image.open(io.BytesIO(body))
     assert image.size == (opened["photo"]["width"], opened["photo"]["height"])
     assert b"http://ns.depthbook.dev/1.0/" in body, "the recipe travels in the XMP"
+    # Dropping the exported file back in gives the recipe back, and it still has its depth.
+    status, uploaded = post(server, "/api/upload", body)
+    assert status == 200, uploaded
+    assert uploaded["notebook"] == opened["notebook"]
+    assert uploaded["photo"]["depth"]["width"] == opened["photo"]["depth"]["width"]
     mask = client.ok("export", cell="feathered", format="png", timeout=300)
     status, _, png = get(server, mask["url"])
     assert status == 200 and png.startswith(b"\x89PNG")

@@ -18,6 +18,8 @@ public struct UploadHandler: Sendable {
     struct Uploaded: Encodable {
         var upload: String
         var photo: JSONValue
+        /// The recipe an exported Depthbook file carries, when it carries one.
+        var notebook: Notebook?
     }
 
     public func upload(_ body: [UInt8], depthFor: String?) -> HTTPResponse {
@@ -34,7 +36,8 @@ public struct UploadHandler: Sendable {
             }
             let photo = try backend.inspectUpload(body, fileExtension: fileExtension, depthMap: nil)
             let id = try store.store(body, fileExtension: fileExtension)
-            return .json(200, Uploaded(upload: id, photo: PhotoFactsJSON.make(photo, source: .upload(id))))
+            return .json(200, Uploaded(upload: id, photo: PhotoFactsJSON.make(photo, source: .upload(id)),
+                                       notebook: RecipeFromXMP.notebook(in: photo.xmp)))
         } catch let error as AtomicFile.WriteError {
             return .jsonError(500, "the upload could not be stored: \(error.reason)")
         } catch {
@@ -60,6 +63,6 @@ public struct UploadHandler: Sendable {
         let photo = try backend.inspectUpload(Array(image), fileExtension: imageExtension, depthMap: depth)
         let depthID = try store.store(depth, fileExtension: fileExtension)
         let pairID = try store.storePair(image: imageID, depth: depthID)
-        return .json(200, Uploaded(upload: pairID, photo: PhotoFactsJSON.make(photo, source: .upload(pairID))))
+        return .json(200, Uploaded(upload: pairID, photo: PhotoFactsJSON.make(photo, source: .upload(pairID)), notebook: nil))
     }
 }
