@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -29,7 +30,10 @@ let package = Package(
         // Files in and out: HEIC, JPEG (with MPF depth and mattes), PNG, XMP; bundled sample generation.
         .target(
             name: "DepthbookCodecs",
-            dependencies: ["DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG", "CGif"],
+            dependencies: [
+                "DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG", "CGif",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Named effects of the talks and the notebook document that strings them together.
@@ -40,6 +44,7 @@ let package = Package(
             dependencies: [
                 "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "CWebSockets",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -29,13 +29,4 @@ struct SHA256Tests {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(SHA256.hex(bytes) == String(output.prefix(64)))
     }
-
-    @Test func incrementalUpdatesEqualOneShot() {
-        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
-        var h = SHA256()
-        h.update(bytes[0..<1])
-        h.update(bytes[1..<70])
-        h.update(bytes[70..<300])
-        #expect(h.finalize().map { String(format: "%02x", $0) }.joined() == SHA256.hex(bytes))
-    }
 }

@@ -1,8 +1,12 @@
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Foundation
+
 /// A namespace-resolved XML element: just enough XML for XMP packets.
 ///
-/// XMP is RDF/XML. Foundation's XML parser is not on every platform in the same shape and pulls in libxml2,
-/// so Depthbook reads the small subset XMP uses: elements, attributes, text, comments, processing
-/// instructions, CDATA and the predefined and numeric entities. Anything malformed is an error, not a guess.
+/// XMP is RDF/XML; `XMLTreeParser` builds these from Foundation's `XMLParser` (libxml2 underneath), keeping
+/// only what XMP reading needs. Anything malformed is an error, not a guess.
 final class XMLElementNode: Sendable {
     /// The namespace URI the element's prefix resolves to ("" when it has none).
     let namespace: String
@@ -46,6 +50,9 @@ struct XMLAttribute: Sendable {
 }
 
 /// Parses a UTF-8 XML text into its top-level elements (an XMP file may hold several packets).
+///
+/// `XMLParser` wants one root element, so the text is wrapped in a synthetic one (after its byte order mark and
+/// XML declaration, which may only come first) and the wrapper's children are the result.
 enum XMLTreeParser {
     /// Nesting deeper than this is refused: real XMP nests about ten levels.
     static let maxDepth = 256
@@ -55,204 +62,118 @@ enum XMLTreeParser {
     }
 
     static func parse<C: Collection>(_ utf8: C) throws -> [XMLElementNode] where C.Element == UInt8 {
-        var parser = Parser(bytes: Array(utf8))
-        return try parser.document()
+        var bytes = Array(utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        bytes = withoutXMLDeclaration(bytes)
+        let wrapped = Array("<depthbook-packets>".utf8) + bytes + Array("</depthbook-packets>".utf8)
+        let parser = XMLParser(data: Data(wrapped))
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
+        parser.shouldResolveExternalEntities = false
+        let builder = TreeBuilder()
+        parser.delegate = builder
+        let parsed = parser.parse()
+        if let failure = builder.failure { throw failure }
+        guard parsed, let wrapper = builder.finished else {
+            let why = parser.parserError.map { "\($0.localizedDescription)" } ?? "parse failed"
+            throw PhotoError.badMetadata("XMP is not well-formed XML (\(why) at line \(parser.lineNumber))")
+        }
+        guard wrapper.text.allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\0" }) else {
+            throw PhotoError.badMetadata("XMP is not well-formed XML (text outside any element)")
+        }
+        guard !wrapper.children.isEmpty else { throw PhotoError.badMetadata("XMP has no elements") }
+        return wrapper.children
     }
 
+    /// The bytes after a leading `<?xml ...?>` declaration (and the whitespace before it), if there is one.
+    private static func withoutXMLDeclaration(_ bytes: [UInt8]) -> [UInt8] {
+        var start = 0
+        while start < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[start]) { start += 1 }
+        guard bytes[start...].starts(with: Array("<?xml".utf8)), start + 5 < bytes.count,
+              [0x20, 0x0A, 0x0D, 0x09].contains(bytes[start + 5]) else { return bytes }
+        var k = start + 5
+        while k + 1 < bytes.count {
+            if bytes[k] == UInt8(ascii: "?"), bytes[k + 1] == UInt8(ascii: ">") { return Array(bytes[(k + 2)...]) }
+            k += 1
+        }
+        return bytes
+    }
+
+    /// An element whose end tag has not been seen yet.
     private struct OpenElement {
-        let qname: String
-        let rawAttributes: [(String, String)]
-        let namespaces: [String: String]
+        let namespace: String
+        let localName: String
+        let attributes: [XMLAttribute]
+        /// Prefix → namespace URI in scope inside this element.
+        let scope: [String: String]
         var children: [XMLElementNode] = []
-        var text: String = ""
+        var text = ""
     }
 
-    private struct Parser {
-        let bytes: [UInt8]
-        var i = 0
+    /// The parser's delegate: keeps a stack of open elements and resolves attribute prefixes itself, since
+    /// `XMLParser` reports attributes by qualified name only.
+    private final class TreeBuilder: NSObject, XMLParserDelegate {
+        var stack: [OpenElement] = []
+        /// Prefix mappings announced for the element about to start.
+        var pending: [String: String] = [:]
+        var finished: XMLElementNode?
+        var failure: PhotoError?
 
-        init(bytes: [UInt8]) {
-            self.bytes = bytes
-            // Skip a UTF-8 byte order mark.
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        func fail(_ parser: XMLParser, _ why: String) {
+            if failure == nil { failure = .badMetadata("XMP is not well-formed XML (\(why) at line \(parser.lineNumber))") }
+            parser.abortParsing()
         }
 
-        func fail(_ why: String) -> PhotoError { .badMetadata("XMP is not well-formed XML (\(why) at byte \(i))") }
-
-        mutating func document() throws -> [XMLElementNode] {
-            var roots: [XMLElementNode] = []
-            var stack: [OpenElement] = []
-            let rootNamespaces = ["xml": "http://www.w3.org/XML/1998/namespace"]
-            while i < bytes.count {
-                if bytes[i] == UInt8(ascii: "<") {
-                    if starts("<!--") {
-                        try skip(past: "-->")
-                    } else if starts("<?") {
-                        try skip(past: "?>")
-                    } else if starts("<![CDATA[") {
-                        i += 9
-                        let start = i
-                        try skip(past: "]]>")
-                        if !stack.isEmpty { stack[stack.count - 1].text += String(decoding: bytes[start..<(i - 3)], as: UTF8.self) }
-                    } else if starts("<!") {
-                        try skip(past: ">")
-                    } else if starts("</") {
-                        i += 2
-                        let name = readName()
-                        skipSpace()
-                        guard i < bytes.count, bytes[i] == UInt8(ascii: ">") else { throw fail("unterminated end tag") }
-                        i += 1
-                        guard let open = stack.popLast() else { throw fail("end tag </\(name)> with no start") }
-                        guard open.qname == name else { throw fail("</\(name)> closes <\(open.qname)>") }
-                        let element = try finish(open)
-                        if stack.isEmpty { roots.append(element) } else { stack[stack.count - 1].children.append(element) }
-                    } else {
-                        i += 1
-                        let name = readName()
-                        guard !name.isEmpty else { throw fail("a tag without a name") }
-                        var raw: [(String, String)] = []
-                        var selfClosing = false
-                        while true {
-                            skipSpace()
-                            guard i < bytes.count else { throw fail("unterminated tag <\(name)>") }
-                            if bytes[i] == UInt8(ascii: ">") { i += 1; break }
-                            if bytes[i] == UInt8(ascii: "/") {
-                                guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ">") else { throw fail("stray / in <\(name)>") }
-                                i += 2
-                                selfClosing = true
-                                break
-                            }
-                            let attr = readName()
-                            guard !attr.isEmpty else { throw fail("bad attribute in <\(name)>") }
-                            skipSpace()
-                            guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else { throw fail("attribute \(attr) has no value") }
-                            i += 1
-                            skipSpace()
-                            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") else {
-                                throw fail("attribute \(attr) is not quoted")
-                            }
-                            let quote = bytes[i]
-                            i += 1
-                            let start = i
-                            while i < bytes.count, bytes[i] != quote { i += 1 }
-                            guard i < bytes.count else { throw fail("unterminated attribute \(attr)") }
-                            raw.append((attr, try decodeEntities(bytes[start..<i])))
-                            i += 1
-                        }
-                        guard stack.count < XMLTreeParser.maxDepth else { throw fail("elements nested too deeply") }
-                        var namespaces = stack.last?.namespaces ?? rootNamespaces
-                        for (k, v) in raw {
-                            if k == "xmlns" { namespaces[""] = v } else if k.hasPrefix("xmlns:") { namespaces[String(k.dropFirst(6))] = v }
-                        }
-                        let open = OpenElement(qname: name, rawAttributes: raw, namespaces: namespaces)
-                        if selfClosing {
-                            let element = try finish(open)
-                            if stack.isEmpty { roots.append(element) } else { stack[stack.count - 1].children.append(element) }
-                        } else {
-                            stack.append(open)
-                        }
-                    }
-                } else {
-                    let start = i
-                    while i < bytes.count, bytes[i] != UInt8(ascii: "<") { i += 1 }
-                    let chunk = bytes[start..<i]
-                    if stack.isEmpty {
-                        // Outside any element only whitespace (or NUL padding) may appear.
-                        if chunk.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0) }) {
-                            throw fail("text outside any element")
-                        }
-                    } else {
-                        stack[stack.count - 1].text += try decodeEntities(chunk)
-                    }
-                }
-            }
-            guard stack.isEmpty else { throw fail("<\(stack[stack.count - 1].qname)> is never closed") }
-            guard !roots.isEmpty else { throw PhotoError.badMetadata("XMP has no elements") }
-            return roots
+        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+            pending[prefix] = namespaceURI
         }
 
-        func finish(_ open: OpenElement) throws -> XMLElementNode {
-            func resolve(_ qname: String, isAttribute: Bool) throws -> (String, String) {
-                if let colon = qname.firstIndex(of: ":") {
-                    let prefix = String(qname[..<colon])
-                    guard let uri = open.namespaces[prefix] else { throw fail("undeclared prefix \(prefix):") }
-                    return (uri, String(qname[qname.index(after: colon)...]))
-                }
-                return (isAttribute ? "" : (open.namespaces[""] ?? ""), qname)
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+            guard failure == nil else { return }
+            guard stack.count <= XMLTreeParser.maxDepth else { return fail(parser, "elements nested too deeply") }
+            var scope = stack.last?.scope ?? ["xml": XMPNamespace.xml]
+            scope.merge(pending) { _, new in new }
+            pending = [:]
+            let qualified = qName ?? elementName
+            if let colon = qualified.firstIndex(of: ":"), scope[String(qualified[..<colon])] == nil {
+                return fail(parser, "undeclared prefix \(qualified[..<colon]):")
             }
-            let (ns, local) = try resolve(open.qname, isAttribute: false)
             var attributes: [XMLAttribute] = []
-            for (k, v) in open.rawAttributes where k != "xmlns" && !k.hasPrefix("xmlns:") {
-                let (ans, alocal) = try resolve(k, isAttribute: true)
-                attributes.append(XMLAttribute(namespace: ans, localName: alocal, value: v))
-            }
-            return XMLElementNode(namespace: ns, localName: local, attributes: attributes, children: open.children, text: open.text)
-        }
-
-        func starts(_ s: StaticString) -> Bool {
-            let n = s.utf8CodeUnitCount
-            guard i + n <= bytes.count else { return false }
-            return s.withUTF8Buffer { buf in
-                for k in 0..<n where bytes[i + k] != buf[k] { return false }
-                return true
-            }
-        }
-
-        mutating func skip(past s: StaticString) throws {
-            while i < bytes.count {
-                if starts(s) { i += s.utf8CodeUnitCount; return }
-                i += 1
-            }
-            throw fail("unterminated \(s)")
-        }
-
-        mutating func skipSpace() {
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
-        }
-
-        mutating func readName() -> String {
-            let start = i
-            while i < bytes.count {
-                let c = bytes[i]
-                let isNameByte = c >= 0x80 || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-                    || c == UInt8(ascii: ":") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
-                if !isNameByte { break }
-                i += 1
-            }
-            return String(decoding: bytes[start..<i], as: UTF8.self)
-        }
-
-        func decodeEntities(_ raw: ArraySlice<UInt8>) throws -> String {
-            guard raw.contains(UInt8(ascii: "&")) else { return String(decoding: raw, as: UTF8.self) }
-            var out: [UInt8] = []
-            out.reserveCapacity(raw.count)
-            var k = raw.startIndex
-            while k < raw.endIndex {
-                let c = raw[k]
-                guard c == UInt8(ascii: "&") else { out.append(c); k += 1; continue }
-                guard let semi = raw[k...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else { throw fail("a bare & in text") }
-                let name = String(decoding: raw[(k + 1)..<semi], as: UTF8.self)
-                switch name {
-                case "lt": out.append(UInt8(ascii: "<"))
-                case "gt": out.append(UInt8(ascii: ">"))
-                case "amp": out.append(UInt8(ascii: "&"))
-                case "quot": out.append(UInt8(ascii: "\""))
-                case "apos": out.append(UInt8(ascii: "'"))
-                default:
-                    let scalarValue: UInt32?
-                    if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                        scalarValue = UInt32(name.dropFirst(2), radix: 16)
-                    } else if name.hasPrefix("#") {
-                        scalarValue = UInt32(name.dropFirst(1))
-                    } else {
-                        scalarValue = nil
-                    }
-                    guard let v = scalarValue, let scalar = Unicode.Scalar(v) else { throw fail("unknown entity &\(name);") }
-                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+            // XMLParser hands attributes over as a dictionary, so document order is gone; sorting keeps the
+            // resulting property order the same from run to run.
+            for (name, value) in attributeDict.sorted(by: { $0.key < $1.key }) where name != "xmlns" && !name.hasPrefix("xmlns:") {
+                if let colon = name.firstIndex(of: ":") {
+                    let prefix = String(name[..<colon])
+                    guard let uri = scope[prefix] else { return fail(parser, "undeclared prefix \(prefix):") }
+                    attributes.append(XMLAttribute(namespace: uri, localName: String(name[name.index(after: colon)...]), value: value))
+                } else {
+                    attributes.append(XMLAttribute(namespace: "", localName: name, value: value))
                 }
-                k = semi + 1
             }
-            return String(decoding: out, as: UTF8.self)
+            let local = qualified.firstIndex(of: ":").map { String(qualified[qualified.index(after: $0)...]) } ?? elementName
+            stack.append(OpenElement(namespace: namespaceURI ?? "", localName: local, attributes: attributes, scope: scope))
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+            guard failure == nil, let open = stack.popLast() else { return }
+            let element = XMLElementNode(namespace: open.namespace, localName: open.localName, attributes: open.attributes,
+                                         children: open.children, text: open.text)
+            if stack.isEmpty { finished = element } else { stack[stack.count - 1].children.append(element) }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard failure == nil, !stack.isEmpty else { return }
+            stack[stack.count - 1].text += string
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            guard failure == nil, !stack.isEmpty else { return }
+            stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            fail(parser, "\(parseError.localizedDescription)")
         }
     }
 }
