@@ -16,6 +16,19 @@ struct RunningExtremum {
             return
         }
         let n = count + window - 1
+        if isMax {
+            Self.blocks(src, n, window, forward, backward) { $0 > $1 ? $0 : $1 }
+            for i in 0..<count { let a = backward[i], b = forward[i + window - 1]; out[i] = a > b ? a : b }
+        } else {
+            Self.blocks(src, n, window, forward, backward) { $0 < $1 ? $0 : $1 }
+            for i in 0..<count { let a = backward[i], b = forward[i + window - 1]; out[i] = a < b ? a : b }
+        }
+    }
+
+    /// Forward and backward running extrema within consecutive blocks of `window` samples.
+    @inline(__always)
+    static func blocks(_ src: UnsafePointer<Float>, _ n: Int, _ window: Int, _ forward: UnsafeMutablePointer<Float>,
+                       _ backward: UnsafeMutablePointer<Float>, _ pick: (Float, Float) -> Float) {
         var start = 0
         while start < n {
             let end = min(n, start + window)
@@ -27,6 +40,5 @@ struct RunningExtremum {
             while i >= start { backward[i] = pick(backward[i + 1], src[i]); i -= 1 }
             start = end
         }
-        for i in 0..<count { out[i] = pick(backward[i], forward[i + window - 1]) }
     }
 }
