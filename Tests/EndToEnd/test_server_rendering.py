@@ -70,7 +70,8 @@ def test_a_burst_of_100_changes_yields_frames_only_for_the_newest_in_order(serve
     assert seqs == sorted(set(seqs)), f"frames in increasing order, none twice: {seqs}"
     # Which frames besides the last one go out depends on how the burst's arrival interleaves with renders
     # (each is the newest at the moment it is sent); the Swift session tests pin the exact case with a gate.
-    assert len(seqs) <= 25, f"a burst is coalesced, not rendered 100 times: {seqs}"
+    # Under a loaded CI machine 31 frames were seen; an uncoalesced burst would give 100.
+    assert len(seqs) <= 50, f"a burst is coalesced, not rendered 100 times: {seqs}"
     # A stale sequence number is refused; the session carries on.
     assert client.request("setParams", cell=SLIDER_CELL, params={"percentile": 50}, seq=50)["error"]["code"] == "bad_request"
     assert client.ok("listNotebooks")
