@@ -24,6 +24,8 @@ struct ProtocolCodingTests {
                 == .crop(.init(cell: "c", x: 1, y: 2, w: 3, h: 4, seq: 0)))
         #expect(try decode(#"{"id":4,"type":"openPhoto","photo":{"upload":"ab"}}"#).1.get() == .openPhoto(.init(photo: .upload("ab"))))
         #expect(try decode(#"{"id":5,"type":"export","cell":"c","format":"png"}"#).1.get() == .export(.init(cell: "c", format: .png)))
+        #expect(try decode(#"{"id":6,"type":"export","cell":"w","format":"gif","frames":6,"width":200}"#).1.get()
+                == .export(.init(cell: "w", format: .gif, frames: 6, width: 200)))
     }
 
     @Test func malformedInputGetsTypedErrorsWithTheIdWhenThereIsOne() {
@@ -40,6 +42,8 @@ struct ProtocolCodingTests {
         #expect(error(#"{"id":8,"type":"preview","cell":"a","width":4000,"seq":1}"#)?.code == .badRequest)
         #expect(error(#"{"id":9,"type":"crop","cell":"a","x":0,"y":0,"w":2000,"h":10,"seq":1}"#)?.code == .tooLarge)
         #expect(error(#"{"id":9,"type":"histogram","cell":"a","bins":1}"#)?.code == .badRequest)
+        #expect(error(#"{"id":9,"type":"export","cell":"w","format":"gif","frames":121}"#)?.message.contains("frames") == true)
+        #expect(error(#"{"id":9,"type":"export","cell":"w","format":"gif","width":8}"#)?.code == .badRequest)
         #expect(error(#"{"id":9,"type":"hello","protocol":2}"#)?.code == .unsupported)
         #expect(error(#"{"id":9,"type":"openNotebook","name":"a","shared":"b"}"#)?.code == .badRequest)
         #expect(error(#"{"id":9,"type":"setNotebook","notebook":{"format":"x"}}"#)?.code == .badRequest)

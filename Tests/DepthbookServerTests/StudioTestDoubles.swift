@@ -73,9 +73,9 @@ final class FakeRenderer: PhotoRenderer {
         HistogramReply(bins: Array(repeating: 1, count: bins), min: 0, max: 1, marker: nil, holes: 0)
     }
 
-    func export(notebook: Notebook, cell: String, format: ExportFormat, progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
+    func export(notebook: Notebook, export: StudioRequest.Export, progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
         progress(0.5)
-        return ExportedFile(bytes: Array("export of \(cell)".utf8), fileExtension: format == .png ? "png" : "jpg")
+        return ExportedFile(bytes: Array("export of \(export.cell)".utf8), fileExtension: export.format == .png ? "png" : "jpg")
     }
 }
 

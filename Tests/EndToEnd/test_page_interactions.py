@@ -104,6 +104,28 @@ def test_export_button_gives_a_download(depthbook_server, browser):
     assert formatted_size(len(data)) in bar.text, f"the page says {bar.text!r} for a {len(data)}-byte file"
 
 
+def test_gif_export_button_on_an_animated_step(depthbook_server, browser):
+    open_notebook(browser, depthbook_server.base_url, "wiggle")
+    settled_frame(browser, "frame-0")
+    gif_cells = [bar.find_element(By.XPATH, "ancestor::db-cell").get_attribute("data-cell")
+                 for bar in browser.find_elements(By.CSS_SELECTOR, "db-export")
+                 if bar.find_elements(By.CSS_SELECTOR, "button[data-format=gif]")]
+    assert sorted(gif_cells) == ["frame-0", "frame-half", "frame-quarter"], f"GIF offered on {gif_cells}"
+    bar = browser.find_element(By.CSS_SELECTOR, 'db-cell[data-cell="frame-0"] db-export')
+    button = bar.find_element(By.CSS_SELECTOR, "button[data-format=gif]")
+    assert button.text == "Export GIF"
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+
+    link = wait_for("the GIF's download link", lambda: (
+        found[0] if (found := bar.find_elements(By.CSS_SELECTOR, ".export-result a[href]")) else None), timeout=300)
+    assert bar.find_element(By.TAG_NAME, "progress").get_attribute("hidden") is not None, "the progress bar stayed up"
+    with urllib.request.urlopen(link.get_attribute("href"), timeout=30) as reply:
+        data = reply.read()
+    assert data[:6] == b"GIF89a", "the export is not a GIF"
+    assert formatted_size(len(data)) in bar.text, f"the page says {bar.text!r} for a {len(data)}-byte file"
+
+
 def formatted_size(count: int) -> str:
     """The size as the page writes it (js/dom.js formatBytes; toFixed breaks ties upwards)."""
     def one_decimal(value: Decimal) -> str:

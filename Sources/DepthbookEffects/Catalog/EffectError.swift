@@ -10,6 +10,8 @@ public enum EffectError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownCell(String)
     /// The cell exists but has nothing to render (a note, an unsupported kind).
     case notRenderable(String)
+    /// The cell is not a step of an animated effect, so it has no frames to loop (no GIF).
+    case notAnimated(String)
     case badRequest(String)
     case cancelled
     /// The engine refused (a message from below, passed on).
@@ -31,6 +33,8 @@ public enum EffectError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .badInput(effect, message): return "\(effect): \(message)"
         case .unknownCell(let id): return "there is no cell \"\(id)\""
         case .notRenderable(let id): return "cell \"\(id)\" has no image to render"
+        case .notAnimated(let id):
+            return "cell \"\(id)\" does not animate; only steps of an animated effect (\(EffectCatalog.descriptions.filter(\.animated).map(\.id).joined(separator: ", "))) export as GIF"
         case .badRequest(let message): return message
         case .cancelled: return "render cancelled"
         case .engine(let message): return message

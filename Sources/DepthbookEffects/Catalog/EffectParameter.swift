@@ -85,20 +85,27 @@ public struct EffectDescription: Sendable, Equatable, Encodable {
     public let output: EffectInput.Kind
     public let inputs: [EffectInput]
     public let parameters: [EffectParameter]
+    /// For an animated effect, the 0...1 number parameter that walks its loop (0 and 1 the same frame):
+    /// a GIF export renders the cell at evenly spaced values of it. Nil for still effects.
+    public let loopParameter: String?
+
+    /// Whether the effect animates, so the page offers GIF export for its cells.
+    public var animated: Bool { loopParameter != nil }
 
     public init(id: String, title: String, summary: String, output: EffectInput.Kind, inputs: [EffectInput],
-                parameters: [EffectParameter]) {
+                parameters: [EffectParameter], loopParameter: String? = nil) {
         self.id = id
         self.title = title
         self.summary = summary
         self.output = output
         self.inputs = inputs
         self.parameters = parameters
+        self.loopParameter = loopParameter
     }
 
     public func parameter(_ name: String) -> EffectParameter? { parameters.first { $0.name == name } }
 
-    enum CodingKeys: String, CodingKey { case id, title, summary, output, inputs, parameters }
+    enum CodingKeys: String, CodingKey { case id, title, summary, output, animated, inputs, parameters }
     enum InputKeys: String, CodingKey { case name, kind, optional }
     enum ParameterKeys: String, CodingKey { case name, label, type, min, max, step, `default`, unit, choices, doc }
 
@@ -109,6 +116,7 @@ public struct EffectDescription: Sendable, Equatable, Encodable {
         try c.encode(title, forKey: .title)
         try c.encode(summary, forKey: .summary)
         try c.encode(output, forKey: .output)
+        try c.encode(animated, forKey: .animated)
         var inputList = c.nestedUnkeyedContainer(forKey: .inputs)
         for input in inputs {
             var i = inputList.nestedContainer(keyedBy: InputKeys.self)

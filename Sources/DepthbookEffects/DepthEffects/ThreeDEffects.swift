@@ -63,7 +63,7 @@ struct WiggleEffect: Effect {
         id: "wiggle", title: "Wiggle",
         summary: "Parallax from depth: the view from a camera circling a little, focal plane fixed (the Wiggle Me loop).",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("disparity", .plane)],
-        parameters: parameters)
+        parameters: parameters, loopParameter: "phase")
 
     static let parameters: [EffectParameter] = [
         .number("phase", "Phase", 0...1, default: 0, step: 0.01, doc: "Where in the loop this frame is (0 and 1 are the same frame)."),

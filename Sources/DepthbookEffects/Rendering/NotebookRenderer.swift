@@ -45,6 +45,28 @@ public final class NotebookRenderer: Sendable {
         }
     }
 
+    /// The loop of an animated step cell (`wiggle`): `count` frames `width` pixels wide, the effect's loop
+    /// parameter at k/count so the loop closes, as `WiggleLoop` does for the command line. Rendering the cell
+    /// itself (not the photo) keeps its inputs and parameters, and the cache shares everything but the last
+    /// stage between frames. `frameDone(k)` is called after frame k (0-based), for progress.
+    public func frames(notebook: Notebook, cell: String, width: Int, count: Int,
+                       isCancelled: @escaping @Sendable () -> Bool = { false },
+                       frameDone: (Int) -> Void = { _ in }) throws -> [RGBImage8] {
+        guard (2...120).contains(count) else { throw EffectError.badRequest("the loop needs 2...120 frames, not \(count)") }
+        guard let index = notebook.cells.firstIndex(where: { $0.id == cell }) else { throw EffectError.unknownCell(cell) }
+        let step = notebook.cells[index]
+        guard step.kind == .step, let id = step.effect, let effect = EffectCatalog.effect(id),
+              let loop = effect.description.loopParameter else { throw EffectError.notAnimated(cell) }
+        var looped = notebook
+        var images = [RGBImage8]()
+        for k in 0..<count {
+            looped.cells[index].params = (step.params ?? [:]).merging([loop: .number(Double(k) / Double(count))]) { $1 }
+            images.append(try render(notebook: looped, cell: cell, request: CellRenderRequest(width: width), isCancelled: isCancelled).image)
+            frameDone(k)
+        }
+        return images
+    }
+
     /// The histogram of a cell or plane at its native resolution. For a step that cuts at a threshold it is the
     /// histogram of what was cut (its plane input), with the cut as the marker.
     public func histogram(notebook: Notebook, reference: String, bins: Int) throws -> CellHistogram {

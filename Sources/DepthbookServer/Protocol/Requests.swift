@@ -81,12 +81,29 @@ public enum StudioRequest: Sendable, Equatable {
     public struct Export: Sendable, Equatable, Decodable {
         public var cell: String
         public var format: ExportFormat
+        /// GIF only: frames in the loop and the frame width (the height keeps the photo's aspect ratio).
+        public var frames: Int?
+        public var width: Int?
+
+        public init(cell: String, format: ExportFormat, frames: Int? = nil, width: Int? = nil) {
+            self.cell = cell
+            self.format = format
+            self.frames = frames
+            self.width = width
+        }
+
+        public var frameCount: Int { frames ?? StudioRequest.defaultGIFFrames }
+        public var frameWidth: Int { width ?? StudioRequest.defaultGIFWidth }
     }
 
     /// Limits the protocol states; checked before any work so the message names the field to change.
     public static let previewWidths = 64...2048
     public static let maxCropSide = 1024
     public static let histogramBins = 2...1024
+    public static let gifFrames = 2...120
+    public static let gifWidths = 16...2048
+    public static let defaultGIFFrames = 12
+    public static let defaultGIFWidth = 480
 }
 
 public enum ExportFormat: String, Sendable, Equatable, Codable {
@@ -170,7 +187,15 @@ public enum RequestDecoder {
             }
             return .histogram(histogram)
         case "save": return .save
-        case "export": return .export(try decoder.decode(StudioRequest.Export.self, from: data))
+        case "export":
+            let export = try decoder.decode(StudioRequest.Export.self, from: data)
+            guard StudioRequest.gifFrames.contains(export.frameCount) else {
+                throw ProtocolError.badRequest("\"frames\" must be between 2 and 120, not \(export.frameCount)")
+            }
+            guard StudioRequest.gifWidths.contains(export.frameWidth) else {
+                throw ProtocolError.badRequest("\"width\" must be between 16 and 2048, not \(export.frameWidth)")
+            }
+            return .export(export)
         default:
             throw ProtocolError(.unknownType, "unknown request type \"\(type)\"")
         }

@@ -4,7 +4,7 @@ import DepthbookEngine
 import Foundation
 
 /// The studio's renderer over one photo: DepthbookEffects' `NotebookRenderer` for pixels, the codecs for
-/// JPEG/PNG. One per open photo, shared by every session on it (the renderer and its cache are Sendable),
+/// JPEG/PNG/GIF. One per open photo, shared by every session on it (the renderer and its cache are Sendable),
 /// so twenty sessions on one sample share one cache of intermediates.
 final class EffectsRenderer: PhotoRenderer {
     private let notebookRenderer: NotebookRenderer
@@ -37,14 +37,10 @@ final class EffectsRenderer: PhotoRenderer {
         return HistogramReply(bins: h.bins, min: h.min, max: h.max, marker: h.marker, holes: h.holes)
     }
 
-    func export(notebook: Notebook, cell: String, format: ExportFormat,
+    func export(notebook: Notebook, export: StudioRequest.Export,
                 progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
-        switch format {
-        case .gif:
-            throw ProtocolError(.unsupported, "GIF export needs the animated effects (Wiggle), which this build does not have yet")
-        case .jpeg, .png:
-            break
-        }
+        let cell = export.cell, format = export.format
+        if format == .gif { return try gif(notebook: notebook, export: export, progress: progress) }
         let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width))
         progress(0.7)
         if format == .png {
@@ -61,6 +57,19 @@ final class EffectsRenderer: PhotoRenderer {
         result.image = rendered.image
         let bytes = try PhotoWriter.jpegWithDepth(result, quality: 92, extraXMP: try RecipeXMP.packet(notebook: notebook, cell: cell))
         return ExportedFile(bytes: bytes, fileExtension: "jpg")
+    }
+
+    /// Hundredths of a second per GIF frame: the pace `depthbook wiggle` uses.
+    static let gifDelay = 8
+
+    /// An animated cell's loop as a looping GIF; rendering the frames is most of the work, so each one
+    /// reports progress (to 0.9) and encoding the rest. A still cell is refused (`EffectError.notAnimated`).
+    private func gif(notebook: Notebook, export: StudioRequest.Export,
+                     progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
+        let count = export.frameCount
+        let frames = try notebookRenderer.frames(notebook: notebook, cell: export.cell, width: export.frameWidth, count: count,
+                                                 frameDone: { k in progress(0.9 * Double(k + 1) / Double(count)) })
+        return ExportedFile(bytes: try GIFEncoder.encode(frames: frames, delayCentiseconds: Self.gifDelay), fileExtension: "gif")
     }
 }
 

@@ -82,7 +82,8 @@ public protocol PhotoRenderer: AnyObject, Sendable {
     func render(notebook: Notebook, cell: String, target: FrameTarget,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame
     func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply
-    func export(notebook: Notebook, cell: String, format: ExportFormat,
+    /// `export` names the cell and format (and, for GIF, the frame count and width).
+    func export(notebook: Notebook, export: StudioRequest.Export,
                 progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile
 }
 

@@ -298,7 +298,7 @@ public final class Studio: Sendable {
         session.withRenderer({ notebook, renderer in
             guard notebook.cell(export.cell) != nil else { throw ProtocolError.notFound("no cell \"\(export.cell)\" in the notebook") }
             progress(0)
-            let file = try renderer.export(notebook: notebook, cell: export.cell, format: export.format, progress: progress)
+            let file = try renderer.export(notebook: notebook, export: export, progress: progress)
             let digest = SHA256.hex(file.bytes).prefix(12)
             let name = "\(ExportNaming.slug(notebook.name))-\(ExportNaming.slug(export.cell))-\(digest).\(file.fileExtension)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -1,0 +1,74 @@
+"""GIF export against a real `depthbook serve` on the bundled wiggle notebook: the catalog says which effects
+animate, an animated step exports as a looping GIF with the requested frames (a progress event per frame),
+and a still cell's GIF export is refused."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageSequence
+
+from test_server_support import Client, REPO_ROOT, get, start_server
+
+NOTEBOOK = "wiggle"
+CELL = "frame-quarter"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    if not (REPO_ROOT / "Notebooks" / f"{NOTEBOOK}.json").exists():
+        pytest.fail("Notebooks/wiggle.json is missing")
+    running = start_server(tmp_path_factory.mktemp("gif") / "data", "--session-grace", "60")
+    yield running
+    running.stop()
+
+
+def open_client(server) -> tuple[Client, dict]:
+    client = Client(server)
+    client.ok("hello", protocol=1)
+    return client, client.ok("openNotebook", name=NOTEBOOK, timeout=180)
+
+
+def test_catalog_marks_only_wiggle_animated(server):
+    client = Client(server)
+    client.ok("hello", protocol=1)
+    effects = client.ok("effects")["effects"]
+    assert all(isinstance(e.get("animated"), bool) for e in effects)
+    assert [e["id"] for e in effects if e["animated"]] == ["wiggle"]
+    client.close()
+
+
+def test_gif_export_of_the_wiggle_cell(server):
+    client, opened = open_client(server)
+    photo = opened["photo"]
+    request_id = client.send("export", cell=CELL, format="gif", frames=6, width=200)
+    reply = client.reply(request_id, timeout=300)
+    assert reply["ok"], reply
+    progress = [e["fraction"] for e in client.events if e.get("event") == "progress" and e.get("request") == request_id]
+    assert progress == sorted(progress) and progress[-1] == 1
+    assert len(progress) >= 6 + 1, f"expected a progress event per frame, got {progress}"
+    url = reply["result"]["url"]
+    assert url.startswith("/exports/") and url.endswith(".gif")
+    status, headers, body = get(server, url)
+    assert status == 200 and len(body) == reply["result"]["bytes"]
+    assert headers.get("content-type", "").startswith("image/gif")
+    image = Image.open(io.BytesIO(body))
+    assert image.format == "GIF"
+    assert image.n_frames == 6
+    assert image.size == (200, round(200 * photo["height"] / photo["width"]))
+    assert image.info.get("loop") == 0, "the loop repeats forever"
+    frames = [frame.convert("RGB").tobytes() for frame in ImageSequence.Iterator(image)]
+    assert len(set(frames)) > 1, "the frames of the loop should differ"
+    client.close()
+
+
+def test_gif_export_of_a_still_cell_is_refused(server):
+    client, _ = open_client(server)
+    for cell in ("disparity", "photo"):
+        error = client.request("export", cell=cell, format="gif")["error"]
+        assert error["code"] == "unsupported", error
+        assert "does not animate" in error["message"] and "wiggle" in error["message"]
+    bad = client.request("export", cell=CELL, format="gif", frames=1)["error"]
+    assert bad["code"] == "bad_request" and "frames" in bad["message"]
+    assert server.alive()
+    client.close()
