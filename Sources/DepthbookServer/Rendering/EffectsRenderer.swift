@@ -33,8 +33,7 @@ final class EffectsRenderer: PhotoRenderer {
     }
 
     func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply {
-        let h = try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins)
-        return HistogramReply(bins: h.bins, min: h.min, max: h.max, marker: h.marker, holes: h.holes)
+        try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins)
     }
 
     func export(notebook: Notebook, export: StudioRequest.Export,

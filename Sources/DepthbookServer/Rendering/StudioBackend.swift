@@ -18,35 +18,9 @@ public struct RenderedFrame: Sendable {
     }
 }
 
-/// Histogram data the page draws (the page never sees pixels).
-public struct HistogramReply: Sendable, Equatable, Encodable {
-    public var bins: [Int]
-    public var min: Double
-    public var max: Double
-    /// Where a threshold cuts, in the same units as min/max (the percentile's value), when the cell has one.
-    public var marker: Double?
-    /// Samples with no value (NaN holes in depth).
-    public var holes: Int
-
-    public init(bins: [Int], min: Double, max: Double, marker: Double?, holes: Int) {
-        self.bins = bins
-        self.min = min
-        self.max = max
-        self.marker = marker
-        self.holes = holes
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(bins, forKey: .bins)
-        try c.encode(min, forKey: .min)
-        try c.encode(max, forKey: .max)
-        try c.encode(marker, forKey: .marker)  // null, not omitted
-        try c.encode(holes, forKey: .holes)
-    }
-
-    enum CodingKeys: String, CodingKey { case bins, min, max, marker, holes }
-}
+/// Histogram data the page draws (the page never sees pixels): the renderer's own type, already in the
+/// protocol's shape.
+public typealias HistogramReply = CellHistogram
 
 /// An exported file's bytes and the extension it is served with.
 public struct ExportedFile: Sendable {
