@@ -373,6 +373,14 @@ export class NotebookSession extends EventTarget {
         await this.openPhoto({ upload: uploaded.upload });
     }
 
+    /**
+     * Uploads a picture a parameter will name (Backdrop's own background); returns its upload id.
+     * @throws {Error} with the server's message when the upload is refused
+     */
+    async uploadPicture(file) {
+        return (await postUpload('/api/upload', file)).upload;
+    }
+
     async openPhoto(reference) {
         const result = await this.socket.request('openPhoto', { photo: reference });
         this.photo = result.photo;

@@ -2,6 +2,7 @@ import ArgumentParser
 import DepthbookCodecs
 import DepthbookEffects
 import DepthbookEngine
+import DepthbookServer
 import Foundation
 
 /// `depthbook render NOTEBOOK.json --photo FILE [--cell ID] [--width W] -o OUT.jpg`: a notebook cell, headless.
@@ -29,6 +30,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the JPEG.")
     var output: String
 
+    @Option(help: "The studio's uploads folder, for notebooks that name uploaded pictures (default: $DEPTHBOOK_DATA/uploads, else ./data/uploads).")
+    var uploads: String?
+
     @Option(help: "JPEG quality, 1...100.")
     var quality: Int = 90
 
@@ -44,7 +48,7 @@ struct RenderCommand: ParsableCommand {
             guard let cellID = cell ?? document.cells.last(where: { [.photo, .view, .step].contains($0.kind) })?.id else {
                 throw EffectError.badRequest("the notebook has no cell to render")
             }
-            let renderer = NotebookRenderer(photo: picture)
+            let renderer = NotebookRenderer(photo: picture, uploads: try uploadFolder())
             let start = Date()
             let rendered = try renderer.render(notebook: document, cell: cellID,
                                                request: CellRenderRequest(width: width ?? picture.width))
@@ -59,6 +63,18 @@ struct RenderCommand: ParsableCommand {
             FileHandle.standardError.write(Data("depthbook render: \(error)\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    /// The uploads folder when it exists (an absent default is not an error: most notebooks need none).
+    private func uploadFolder() throws -> StoredUploads? {
+        let data = ProcessInfo.processInfo.environment["DEPTHBOOK_DATA"] ?? "data"
+        let folder = uploads ?? data + "/uploads"
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            if uploads != nil { throw EffectError.badRequest("--uploads \(folder) is not a folder") }
+            return nil
+        }
+        return StoredUploads(store: try UploadStore(directory: folder))
     }
 
     private func loadNotebook() throws -> Notebook {

@@ -21,7 +21,7 @@ enum EffectTestSupport {
     /// The float output of a cell at `width` (whole frame), straight from the engine.
     static func floats(_ photo: Photo, _ notebook: Notebook, _ cell: String, width: Int) throws -> PixelBuffer {
         let evaluator = Evaluator()
-        let context = EffectContext(photo: photo, photoID: "test", evaluator: evaluator, statistics: StatisticsCache())
+        let context = EffectContext(photo: photo, photoID: "test", evaluator: evaluator, statistics: StatisticsCache(), uploads: nil)
         var builder = try RecipeBuilder(notebook: notebook, context: context)
         let node = try builder.build(cell).node
         let height = Int((Double(width) * Double(photo.height) / Double(photo.width)).rounded())

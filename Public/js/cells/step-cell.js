@@ -46,6 +46,10 @@ export class StepCell extends HTMLElement {
             params.append(control);
         }
         params.addEventListener('pickrequest', (event) => this.togglePicking(event.detail.name));
+        params.addEventListener('uploadrequest', (event) => {
+            const { file, resolve, reject } = event.detail;
+            session.uploadPicture(file).then(resolve, (error) => reject(error.message));
+        });
 
         const before = this.beforeReference(effect);
         const output = effect.output === 'plane' ? 'plane' : 'image';

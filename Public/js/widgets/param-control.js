@@ -5,6 +5,8 @@
  * - number: a native range slider and a number field kept in step, so it works by mouse, touch, keyboard
  *   (arrows nudge, Page Up/Down jump) and typing; `input` events are interactive, `change` is the final value.
  * - choice: a select; bool: a checkbox; point: x and y fields (0...1) plus a toggle to pick on the image.
+ * - upload: a file chooser for a picture of the user's own (Backdrop's background). The element asks its
+ *   owner to upload it (`uploadrequest` event with the file and a `resolve(id)` callback) and keeps the id.
  * - A reset button returns to the catalog default.
  *
  * The owner passes `onValue(value, interactive)`; the element never talks to the server itself.
@@ -38,6 +40,7 @@ export class ParamControl extends HTMLElement {
             case 'choice': editor = this.buildChoice(id, describedBy); break;
             case 'bool': editor = this.buildBool(id, describedBy); break;
             case 'point': editor = this.buildPoint(id, label, describedBy); break;
+            case 'upload': editor = this.buildUpload(id, label, describedBy); break;
             default: editor = this.buildNumber(id, label, describedBy); break;
         }
         this.replaceChildren(
@@ -105,6 +108,31 @@ export class ParamControl extends HTMLElement {
         return h('div', { class: 'param-point' }, 'x ', this.pointX, ' y ', this.pointY, this.pickButton);
     }
 
+    buildUpload(id, label, describedBy) {
+        this.file = h('input', {
+            type: 'file', id, class: 'param-upload', accept: '.heic,.heif,.jpg,.jpeg,.png,image/*', 'aria-describedby': describedBy,
+        });
+        this.uploadState = h('span', { class: 'param-upload-state', role: 'status' });
+        this.clearButton = h('button', {
+            type: 'button', class: 'param-clear', 'aria-label': `Stop using the uploaded ${label.toLowerCase()}`,
+            onclick: () => this.commit('', false, true),
+        }, 'None');
+        this.file.addEventListener('change', () => {
+            const chosen = this.file.files?.[0];
+            if (!chosen) return;
+            this.uploadState.textContent = `Uploading ${chosen.name}…`;
+            this.dispatchEvent(new CustomEvent('uploadrequest', {
+                bubbles: true,
+                detail: {
+                    file: chosen,
+                    resolve: (uploadId) => this.commit(uploadId, false, true),
+                    reject: (message) => { this.uploadState.textContent = `Not uploaded: ${message}`; },
+                },
+            }));
+        });
+        return h('div', { class: 'param-upload-pair' }, this.file, this.clearButton, this.uploadState);
+    }
+
     /** Both fields empty means "not set" ([-1, -1], the catalog's convention); otherwise each is kept in 0...1. */
     pointFromFields() {
         if (this.pointX.value === '' && this.pointY.value === '') return [-1, -1];
@@ -118,6 +146,11 @@ export class ParamControl extends HTMLElement {
         switch (this.descriptor.type) {
             case 'choice': this.select.value = String(value ?? ''); break;
             case 'bool': this.checkbox.checked = Boolean(value); break;
+            case 'upload':
+                this.file.value = '';
+                this.uploadState.textContent = value ? `Using upload ${String(value).slice(0, 12)}…` : 'None uploaded';
+                this.clearButton.disabled = !value;
+                break;
             case 'point': {
                 const [x, y] = Array.isArray(value) ? value : [-1, -1];
                 const unset = !(x >= 0 && y >= 0);
@@ -148,7 +181,7 @@ export class ParamControl extends HTMLElement {
 
     /** The element keyboard users land on first. */
     get primaryControl() {
-        return this.range ?? this.select ?? this.checkbox ?? this.pointX;
+        return this.range ?? this.select ?? this.checkbox ?? this.pointX ?? this.file;
     }
 }
 

@@ -51,6 +51,8 @@ struct EffectContext: Sendable {
     let photoID: String
     let evaluator: Evaluator
     let statistics: StatisticsCache
+    /// Images the user uploaded, when the host can read them.
+    let uploads: (any UploadedImages)?
 
     /// Converts a size in full-resolution image pixels to pixels of `node`'s native extent (the engine's unit).
     func nativePixels(_ fullResolution: Double, for node: Node) -> Double {

@@ -56,11 +56,12 @@ extension EffectCatalog {
                 case .choice: range = p.choices.joined(separator: ", ")
                 case .bool: range = "true, false"
                 case .point: range = "[x, y] in 0...1"
+                case .upload: range = "an upload id, or empty"
                 }
                 let value: String
                 switch p.defaultValue {
                 case .number(let n): value = format(n)
-                case .choice(let c): value = c
+                case .choice(let c): value = c.isEmpty ? "(none)" : c
                 case .bool(let b): value = "\(b)"
                 case .point(let x, let y): value = "[\(format(x)), \(format(y))]"
                 }

@@ -1,7 +1,7 @@
 /// One documented knob of an effect: the table row that drives validation, the notebook JSON and the page's
 /// slider (name, label, range, default, unit, one line of doc).
 public struct EffectParameter: Sendable, Equatable {
-    public enum Kind: String, Sendable, Codable { case number, choice, bool, point }
+    public enum Kind: String, Sendable, Codable { case number, choice, bool, point, upload }
 
     public let name: String
     public let label: String
@@ -39,6 +39,12 @@ public struct EffectParameter: Sendable, Equatable {
                         defaultValue: .point(x: value.0, y: value.1), unit: "", choices: [], doc: doc)
     }
 
+    /// An image the user uploaded to the studio, named by its content id (64 hex digits); "" means none.
+    public static func upload(_ name: String, _ label: String, doc: String) -> EffectParameter {
+        EffectParameter(name: name, label: label, kind: .upload, min: nil, max: nil, step: nil,
+                        defaultValue: .choice(""), unit: "", choices: [], doc: doc)
+    }
+
     /// Checks a value the notebook gives against this row, returning it or a message saying what to change.
     func validate(_ value: ParameterValue, effect: String) throws(EffectError) -> ParameterValue {
         switch (kind, value) {
@@ -54,12 +60,24 @@ public struct EffectParameter: Sendable, Equatable {
             return value
         case (.bool, .bool):
             return value
+        case (.upload, .choice(let id)):
+            guard id.isEmpty || Self.isUploadID(id) else {
+                throw .badParameter(effect: effect, name: name, message: "must name an upload by its 64-hex-digit id, or be empty")
+            }
+            return value
         case (.point, .point(let x, let y)):
             guard x.isFinite, y.isFinite else { throw .badParameter(effect: effect, name: name, message: "must be a finite point") }
             return value
         default:
             throw .badParameter(effect: effect, name: name, message: "expects a \(kind.rawValue)")
         }
+    }
+}
+
+extension EffectParameter {
+    /// The studio names uploads by the SHA-256 of their bytes, in lowercase hex.
+    static func isUploadID(_ id: String) -> Bool {
+        id.utf8.count == 64 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }
 

@@ -25,6 +25,12 @@ public struct ResolvedParameters: Sendable, Equatable, Hashable {
         return ""
     }
 
+    /// The upload a parameter names, nil when none.
+    public func upload(_ name: String) -> String? {
+        guard case .choice(let id) = values[name], !id.isEmpty else { return nil }
+        return id
+    }
+
     public func bool(_ name: String) -> Bool {
         if case .bool(let b) = values[name] { return b }
         return false

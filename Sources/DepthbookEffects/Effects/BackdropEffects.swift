@@ -99,18 +99,27 @@ struct FaceDepthMaskEffect: Effect {
 struct BackdropEffect: Effect {
     static let description = EffectDescription(
         id: "backdrop", title: "Backdrop",
-        summary: "Replace the background: a face-depth mask blends the subject over a bundled or given background.",
+        summary: "Replace the background: a face-depth mask blends the subject over a bundled, uploaded or given background.",
         output: .image,
         inputs: [EffectInput("image", .image), EffectInput("disparity", .plane), EffectInput("background", .image, optional: true)],
         parameters: [
             .choice("backgroundImage", "Background", SampleLibrary.backgrounds.map(\.id), default: "mountains",
-                    doc: "Bundled background, used when no background input is connected."),
+                    doc: "Bundled background, used when no background input is connected and nothing is uploaded."),
+            .upload("backgroundUpload", "Uploaded background",
+                    doc: "Your own picture (JPEG, HEIC or PNG), cropped to the photo's shape and resized once."),
         ] + FaceDepthMaskEffect.parameters)
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let mask = try FaceDepthMaskEffect.build(
             inputs, try ResolvedParameters(p.subset(FaceDepthMaskEffect.description), for: FaceDepthMaskEffect.description), c)
-        let background = try inputs.optional("background")?.node ?? Primitives.background(p.choice("backgroundImage"), context: c)
+        let background: Node
+        if let connected = inputs.optional("background") {
+            background = connected.node
+        } else if let upload = p.upload("backgroundUpload") {
+            background = try Primitives.uploadedBackground(upload, effect: description.id, context: c)
+        } else {
+            background = try Primitives.background(p.choice("backgroundImage"), context: c)
+        }
         return BuiltNode(try Primitives.blend(try inputs.node("image"), background, mask: mask.node), role: .image, marker: mask.marker)
     }
 }

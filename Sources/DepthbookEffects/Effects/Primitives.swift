@@ -39,10 +39,11 @@ enum Primitives {
     }
 
     static func exposure(_ node: Node, ev: Double) throws -> Node {
-        ev == 0 ? node : try node.applying(ExposureFilter(ev: Float(ev)))
+        ev == 0 ? node : try node.applying(Exposure(ev: ev))
     }
 
-    static func noir(_ node: Node) throws -> Node { try node.applying(NoirFilter()) }
+    /// Core Image's Noir as the engine approximates it: Rec.601 luma with contrast ×1.5, clamped.
+    static func noir(_ node: Node) throws -> Node { try node.applying(PhotoEffect(.noir)) }
 
     /// Saturation about Rec.601 luma, then contrast about 0.5, then brightness, as one clamped matrix.
     static func colorControls(_ node: Node, saturation s: Double, contrast k: Double, brightness b: Double) throws -> Node {
@@ -57,14 +58,14 @@ enum Primitives {
     }
 
     static func vibrance(_ node: Node, amount: Double) throws -> Node {
-        amount == 0 ? node : try node.applying(VibranceFilter(amount: Float(amount)))
+        amount == 0 ? node : try node.applying(Vibrance(amount: amount))
     }
 
     static func gamma(_ node: Node, _ power: Double) throws -> Node {
-        power == 1 ? node : try node.applying(PowerFilter(power: Float(power)))
+        power == 1 ? node : try node.applying(Gamma(power: power))
     }
 
-    static func maximumComponent(_ node: Node) throws -> Node { try node.applying(MaximumComponentFilter()) }
+    static func maximumComponent(_ node: Node) throws -> Node { try node.applying(ComponentExtremum(maximum: true)) }
 
     static func blend(_ foreground: Node, _ background: Node, mask: Node) throws -> Node {
         try Node(BlendWithMask(), [foreground, background, mask])
@@ -78,10 +79,42 @@ enum Primitives {
     /// frame"), at most 1600 px on its long side: the backgrounds are smooth, and a full-resolution render
     /// upsamples them like any plane.
     static func background(_ id: String, context c: EffectContext) throws -> Node {
+        let size = backgroundSize(c)
+        let image = try BackgroundCache.shared.image(id: id, width: size.width, height: size.height)
+        return try Node(PhotoSource(photo: Photo(image: image), plane: .image, photoID: "background:\(id):\(size)"))
+    }
+
+    /// A background the user uploaded: cropped about its centre to the photo's aspect ratio (it covers the
+    /// frame, never stretched) and resampled once to the size bundled backgrounds get; renders reuse it.
+    static func uploadedBackground(_ id: String, effect: String, context c: EffectContext) throws -> Node {
+        guard let uploads = c.uploads else {
+            throw EffectError.badInput(effect: effect, message: "uploaded backgrounds are read by the studio; here there is no uploads folder")
+        }
+        let size = backgroundSize(c)
+        let image = try BackgroundCache.shared.image(key: "upload:\(id):\(size)") {
+            let source = try uploads.image(upload: id)
+            let node = try Node(PhotoSource(photo: Photo(image: source), plane: .image, photoID: "upload:\(id)"))
+                .applying(Crop(coverRect(of: PixelSize(width: source.width, height: source.height), aspect: size)))
+                .applying(Resample(to: size, method: .lanczos))
+            return try c.evaluator.renderBytes(node, RenderTarget(size: size))
+        }
+        return try Node(PhotoSource(photo: Photo(image: image), plane: .image, photoID: "background:upload:\(id):\(size)"))
+    }
+
+    /// The centred rectangle of `source` with the aspect ratio of `aspect`, as large as fits.
+    static func coverRect(of source: PixelSize, aspect: PixelSize) -> PixelRect {
+        let target = Double(aspect.width) / Double(max(1, aspect.height))
+        if Double(source.width) / Double(max(1, source.height)) > target {
+            let width = min(source.width, max(1, Int((Double(source.height) * target).rounded())))
+            return PixelRect(x: (source.width - width) / 2, y: 0, width: width, height: source.height)
+        }
+        let height = min(source.height, max(1, Int((Double(source.width) / target).rounded())))
+        return PixelRect(x: 0, y: (source.height - height) / 2, width: source.width, height: height)
+    }
+
+    private static func backgroundSize(_ c: EffectContext) -> PixelSize {
         let factor = min(1, 1600 / Double(max(1, max(c.photo.width, c.photo.height))))
-        let width = max(1, Int((Double(c.photo.width) * factor).rounded()))
-        let height = max(1, Int((Double(c.photo.height) * factor).rounded()))
-        let image = try BackgroundCache.shared.image(id: id, width: width, height: height)
-        return try Node(PhotoSource(photo: Photo(image: image), plane: .image, photoID: "background:\(id):\(width)x\(height)"))
+        return PixelSize(width: max(1, Int((Double(c.photo.width) * factor).rounded())),
+                         height: max(1, Int((Double(c.photo.height) * factor).rounded())))
     }
 }

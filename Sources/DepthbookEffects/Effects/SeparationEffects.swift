@@ -8,7 +8,7 @@ struct DepthThresholdNoirEffect: Effect {
         summary: "Noir foreground cut out by thresholded depth, over a darker copy of the photo.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("disparity", .plane)],
         parameters: DepthThresholdEffect.description.parameters + [
-            .number("exposure", "Foreground exposure", -3...3, default: 0, step: 0.05, unit: "EV", doc: "Exposure of the Noir foreground."),
+            .number("exposure", "Foreground exposure", -3...3, default: 0.3, step: 0.05, unit: "EV", doc: "Exposure of the Noir foreground: a little brighter, as in the talk."),
             .number("saturation", "Foreground saturation", 0...2, default: 0.9, step: 0.01, doc: "Slight desaturation after Noir."),
             .number("contrast", "Foreground contrast", 0.25...2, default: 1.15, step: 0.01, doc: "Extra contrast on the foreground."),
             .number("background", "Background exposure", -5...0, default: -2, step: 0.05, unit: "EV", doc: "How much darker the background is."),

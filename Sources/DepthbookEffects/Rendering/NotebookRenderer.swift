@@ -9,10 +9,13 @@ public final class NotebookRenderer: Sendable {
     private let photoID: String
     private let cache: RenderCache
     private let statistics = StatisticsCache()
+    private let uploads: (any UploadedImages)?
 
-    /// `cacheBytes` bounds the rendered intermediates kept between renders.
-    public init(photo: Photo, cacheBytes: Int = 384 << 20) {
+    /// `cacheBytes` bounds the rendered intermediates kept between renders; `uploads` resolves parameters
+    /// that name an uploaded image (none: such parameters are refused with a message).
+    public init(photo: Photo, cacheBytes: Int = 384 << 20, uploads: (any UploadedImages)? = nil) {
         self.photo = photo
+        self.uploads = uploads
         self.photoID = NotebookRenderer.nextID()
         self.cache = RenderCache(byteLimit: cacheBytes)
     }
@@ -93,7 +96,7 @@ public final class NotebookRenderer: Sendable {
     }
 
     private func context(_ evaluator: Evaluator) -> EffectContext {
-        EffectContext(photo: photo, photoID: photoID, evaluator: evaluator, statistics: statistics)
+        EffectContext(photo: photo, photoID: photoID, evaluator: evaluator, statistics: statistics, uploads: uploads)
     }
 
     private func target(for request: CellRenderRequest) throws(EffectError) -> RenderTarget {

@@ -70,15 +70,20 @@ enum BackgroundLibrary {
     }
 }
 
-/// Backgrounds already made at a photo's size, so Backdrop generates each one once, not per render.
+/// Backgrounds already made at a photo's size (bundled ones generated, uploaded ones decoded and resized), so
+/// Backdrop makes each one once, not per render.
 final class BackgroundCache: Sendable {
     static let shared = BackgroundCache()
     private let images = Mutex([String: RGBImage8]())
 
-    func image(id: String, width: Int, height: Int) throws(SampleError) -> RGBImage8 {
-        let key = "\(id):\(width)x\(height)"
+    func image(id: String, width: Int, height: Int) throws -> RGBImage8 {
+        try image(key: "\(id):\(width)x\(height)") { try SampleLibrary.background(id: id, width: width, height: height) }
+    }
+
+    /// The image under `key`, made by `make` on a miss (outside the lock: making one may take a while).
+    func image(key: String, make: () throws -> RGBImage8) throws -> RGBImage8 {
         if let hit = images.withLock({ $0[key] }) { return hit }
-        let image = try SampleLibrary.background(id: id, width: width, height: height)
+        let image = try make()
         images.withLock { all in
             if all.count >= 6 { all.removeAll() }
             all[key] = image

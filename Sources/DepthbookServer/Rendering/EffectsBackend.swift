@@ -58,7 +58,7 @@ public struct EffectsBackend: StudioBackend {
             throw ProtocolError.forbidden("photos given by path are for the command line; upload the file instead")
         }
         return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
-                           renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes))
+                           renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes, uploads: StoredUploads(store: uploads)))
     }
 
     public func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo {

@@ -12,9 +12,9 @@ final class EffectsRenderer: PhotoRenderer {
     /// JPEG quality of previews and crops: what the page shows while you work.
     static let previewQuality = 85
 
-    init(photo: Photo, cacheBytes: Int) {
+    init(photo: Photo, cacheBytes: Int, uploads: (any UploadedImages)? = nil) {
         self.photo = photo
-        notebookRenderer = NotebookRenderer(photo: photo, cacheBytes: cacheBytes)
+        notebookRenderer = NotebookRenderer(photo: photo, cacheBytes: cacheBytes, uploads: uploads)
     }
 
     func render(notebook: Notebook, cell: String, target: FrameTarget,
