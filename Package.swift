@@ -24,6 +24,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // giflib has no pkg-config file: the module map links "gif" itself.
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
+        // FFmpeg's libraries for H.264 in MP4; the module map links all four (one pkg-config name gives the headers).
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
         // Pure Swift: pixels, planes, the photo model, recipes and filters. No C, no I/O, no JSON.
         .target(name: "DepthbookEngine", swiftSettings: swiftSettings),
@@ -31,7 +34,7 @@ let package = Package(
         .target(
             name: "DepthbookCodecs",
             dependencies: [
-                "DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG", "CGif",
+                "DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG", "CGif", "CAVCodec",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -71,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DepthbookCodecsTests",
-            dependencies: ["DepthbookCodecs", "DepthbookEngine", "DepthbookTestSupport"],
+            dependencies: ["DepthbookCodecs", "DepthbookEngine", "DepthbookTestSupport", "CAVCodec"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -5,9 +5,10 @@
 set -euo pipefail
 mode=${1:-run}
 
-apt_packages=(libheif-dev libturbojpeg0-dev libwebsockets-dev libpng-dev libgif-dev pkg-config)
+apt_packages=(libheif-dev libturbojpeg0-dev libwebsockets-dev libpng-dev libgif-dev pkg-config
+              libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
 if [ "$mode" = test ]; then
-    apt_packages+=(chromium chromium-driver libimage-exiftool-perl nginx-light openssl)
+    apt_packages+=(chromium chromium-driver libimage-exiftool-perl nginx-light openssl ffmpeg)
 fi
 
 missing=()

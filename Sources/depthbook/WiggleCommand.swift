@@ -4,12 +4,13 @@ import DepthbookEffects
 import DepthbookEngine
 import Foundation
 
-/// `depthbook wiggle (--photo FILE | --sample ID) -o OUT.gif`: the "Wiggle Me" parallax loop of a photo with
-/// depth, rendered by the engine and written as a looping animated GIF (giflib).
+/// `depthbook wiggle (--photo FILE | --sample ID) -o OUT.gif|OUT.mp4`: the "Wiggle Me" parallax loop of a
+/// photo with depth, rendered by the engine and written as a looping animated GIF (giflib) or, when the
+/// output ends in .mp4, as H.264 video (FFmpeg's libraries).
 struct WiggleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wiggle",
-        abstract: "Write a photo's looping parallax animation (Wiggle Me) as an animated GIF."
+        abstract: "Write a photo's looping parallax animation (Wiggle Me) as an animated GIF or an MP4."
     )
 
     @Option(help: "A photo with depth (HEIC, JPEG or PNG).")
@@ -39,7 +40,7 @@ struct WiggleCommand: ParsableCommand {
     @Option(help: "Hundredths of a second per frame.")
     var delay: Int = 8
 
-    @Option(name: .shortAndLong, help: "Where to write the GIF.")
+    @Option(name: .shortAndLong, help: "Where to write the loop: a .gif, or a .mp4 for H.264 video.")
     var output: String
 
     func validate() throws {
@@ -73,10 +74,12 @@ struct WiggleCommand: ParsableCommand {
                 "amplitude": .number(amplitude),
                 "vertical": .number(vertical), "point": .point(x: point.0, y: point.1),
             ])
-            let gif = try GIFEncoder.encode(frames: images, delayCentiseconds: delay)
-            try Data(gif).write(to: URL(fileURLWithPath: output))
+            let bytes = output.lowercased().hasSuffix(".mp4")
+                ? try MP4Encoder.encode(frames: images, framesPerSecond: max(1, min(120, 100 / delay)))
+                : try GIFEncoder.encode(frames: images, delayCentiseconds: delay)
+            try Data(bytes).write(to: URL(fileURLWithPath: output))
             let first = images[0]
-            print("wiggle: \(images.count) frames \(first.width)×\(first.height) in \(Int(Date().timeIntervalSince(start) * 1000)) ms → \(output) (\(gif.count) bytes)")
+            print("wiggle: \(images.count) frames \(first.width)×\(first.height) in \(Int(Date().timeIntervalSince(start) * 1000)) ms → \(output) (\(bytes.count) bytes)")
         } catch let error as ExitCode {
             throw error
         } catch {

@@ -2,6 +2,8 @@
 presenter mode by keyboard, editing the notebook's shape (add, collapse, reorder, remove cells), and
 exporting through a button."""
 import urllib.request
+
+import pytest
 from decimal import ROUND_HALF_UP, Decimal
 
 from selenium.webdriver.common.by import By
@@ -104,25 +106,29 @@ def test_export_button_gives_a_download(depthbook_server, browser):
     assert formatted_size(len(data)) in bar.text, f"the page says {bar.text!r} for a {len(data)}-byte file"
 
 
-def test_gif_export_button_on_an_animated_step(depthbook_server, browser):
+@pytest.mark.parametrize("fmt", ["gif", "mp4"])
+def test_loop_export_buttons_on_an_animated_step(depthbook_server, browser, fmt):
     open_notebook(browser, depthbook_server.base_url, "wiggle")
     settled_frame(browser, "frame-0")
-    gif_cells = [bar.find_element(By.XPATH, "ancestor::db-cell").get_attribute("data-cell")
-                 for bar in browser.find_elements(By.CSS_SELECTOR, "db-export")
-                 if bar.find_elements(By.CSS_SELECTOR, "button[data-format=gif]")]
-    assert sorted(gif_cells) == ["frame-0", "frame-half", "frame-quarter"], f"GIF offered on {gif_cells}"
+    loop_cells = [bar.find_element(By.XPATH, "ancestor::db-cell").get_attribute("data-cell")
+                  for bar in browser.find_elements(By.CSS_SELECTOR, "db-export")
+                  if bar.find_elements(By.CSS_SELECTOR, f"button[data-format={fmt}]")]
+    assert sorted(loop_cells) == ["frame-0", "frame-half", "frame-quarter"], f"{fmt} offered on {loop_cells}"
     bar = browser.find_element(By.CSS_SELECTOR, 'db-cell[data-cell="frame-0"] db-export')
-    button = bar.find_element(By.CSS_SELECTOR, "button[data-format=gif]")
-    assert button.text == "Export GIF"
+    button = bar.find_element(By.CSS_SELECTOR, f"button[data-format={fmt}]")
+    assert button.text == f"Export {fmt.upper()}"
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
     button.click()
 
-    link = wait_for("the GIF's download link", lambda: (
+    link = wait_for(f"the {fmt}'s download link", lambda: (
         found[0] if (found := bar.find_elements(By.CSS_SELECTOR, ".export-result a[href]")) else None), timeout=300)
     assert bar.find_element(By.TAG_NAME, "progress").get_attribute("hidden") is not None, "the progress bar stayed up"
     with urllib.request.urlopen(link.get_attribute("href"), timeout=30) as reply:
         data = reply.read()
-    assert data[:6] == b"GIF89a", "the export is not a GIF"
+    if fmt == "gif":
+        assert data[:6] == b"GIF89a", "the export is not a GIF"
+    else:
+        assert data[4:8] == b"ftyp", "the export is not an MP4"
     assert formatted_size(len(data)) in bar.text, f"the page says {bar.text!r} for a {len(data)}-byte file"
 
 

@@ -1,6 +1,6 @@
-"""GIF export against a real `depthbook serve` on the bundled wiggle notebook: the catalog says which effects
+"""GIF and MP4 export against a real `depthbook serve` on the bundled wiggle notebook: the catalog says which effects
 animate, an animated step exports as a looping GIF with the requested frames (a progress event per frame),
-and a still cell's GIF export is refused."""
+an MP4 of the same loop reads back in ffprobe, and a still cell's export is refused."""
 from __future__ import annotations
 
 import io
@@ -71,4 +71,44 @@ def test_gif_export_of_a_still_cell_is_refused(server):
     bad = client.request("export", cell=CELL, format="gif", frames=1)["error"]
     assert bad["code"] == "bad_request" and "frames" in bad["message"]
     assert server.alive()
+    client.close()
+
+
+def ffprobe(path) -> dict:
+    """What FFmpeg's own prober reads from a file: a reader independent of the server's encoder."""
+    import json
+    import shutil
+    import subprocess
+    if not shutil.which("ffprobe"):
+        pytest.fail("ffprobe is needed: apt-get install -y ffmpeg (scripts/install-deps.sh test does it)")
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                          "stream=codec_name,width,height,nb_read_frames,pix_fmt:format=format_name", "-of", "json", str(path)],
+                         capture_output=True, text=True, check=True, timeout=60).stdout
+    return json.loads(out)
+
+
+def test_mp4_export_of_the_wiggle_cell(server, tmp_path):
+    client, opened = open_client(server)
+    photo = opened["photo"]
+    request_id = client.send("export", cell=CELL, format="mp4", frames=8, width=320)
+    reply = client.reply(request_id, timeout=300)
+    assert reply["ok"], reply
+    progress = [e["fraction"] for e in client.events if e.get("event") == "progress" and e.get("request") == request_id]
+    assert progress == sorted(progress) and progress[-1] == 1 and len(progress) >= 8 + 1
+    url = reply["result"]["url"]
+    assert url.startswith("/exports/") and url.endswith(".mp4")
+    status, headers, body = get(server, url)
+    assert status == 200 and len(body) == reply["result"]["bytes"]
+    assert headers.get("content-type", "").startswith("video/mp4")
+    path = tmp_path / "wiggle.mp4"
+    path.write_bytes(body)
+    facts = ffprobe(path)
+    stream = facts["streams"][0]
+    height = round(320 * photo["height"] / photo["width"])
+    assert stream["codec_name"] == "h264" and stream["pix_fmt"] == "yuv420p"
+    assert int(stream["nb_read_frames"]) == 8
+    assert (stream["width"], stream["height"]) == (320, height - height % 2)
+    assert "mp4" in facts["format"]["format_name"]
+    # A still cell animates no more as a video than as a GIF.
+    assert client.request("export", cell="photo", format="mp4")["error"]["code"] == "unsupported"
     client.close()

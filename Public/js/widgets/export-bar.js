@@ -1,10 +1,10 @@
 /**
- * `<db-export>`: export buttons for a cell (full-resolution JPEG with depth, mask PNG, GIF for effects that
- * animate) with a progress bar fed by the server's `progress` events, and a download link when done.
+ * `<db-export>`: export buttons for a cell (full-resolution JPEG with depth, mask PNG, GIF and MP4 for
+ * effects that animate) with a progress bar fed by the server's `progress` events, and a download link when done.
  */
 import { h, formatBytes } from '../dom.js';
 
-const LABELS = { jpeg: 'Export JPEG', png: 'Export PNG', gif: 'Export GIF' };
+const LABELS = { jpeg: 'Export JPEG', png: 'Export PNG', gif: 'Export GIF', mp4: 'Export MP4' };
 
 export class ExportBar extends HTMLElement {
     /**

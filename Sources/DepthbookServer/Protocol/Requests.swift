@@ -107,7 +107,7 @@ public enum StudioRequest: Sendable, Equatable {
 }
 
 public enum ExportFormat: String, Sendable, Equatable, Codable {
-    case jpeg, png, gif
+    case jpeg, png, gif, mp4
 }
 
 /// Turns one text message into a request, or the error its reply carries.

@@ -39,7 +39,7 @@ final class EffectsRenderer: PhotoRenderer {
     func export(notebook: Notebook, export: StudioRequest.Export,
                 progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
         let cell = export.cell, format = export.format
-        if format == .gif { return try gif(notebook: notebook, export: export, progress: progress) }
+        if format == .gif || format == .mp4 { return try loop(notebook: notebook, export: export, progress: progress) }
         let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width))
         progress(0.7)
         if format == .png {
@@ -61,13 +61,19 @@ final class EffectsRenderer: PhotoRenderer {
     /// Hundredths of a second per GIF frame: the pace `depthbook wiggle` uses.
     static let gifDelay = 8
 
-    /// An animated cell's loop as a looping GIF; rendering the frames is most of the work, so each one
-    /// reports progress (to 0.9) and encoding the rest. A still cell is refused (`EffectError.notAnimated`).
-    private func gif(notebook: Notebook, export: StudioRequest.Export,
-                     progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
+    /// An animated cell's loop as a looping GIF or an H.264 MP4 at the same pace; rendering the frames is
+    /// most of the work, so each one reports progress (to 0.9) and encoding the rest. A still cell is refused
+    /// (`EffectError.notAnimated`).
+    private func loop(notebook: Notebook, export: StudioRequest.Export,
+                      progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
         let count = export.frameCount
         let frames = try notebookRenderer.frames(notebook: notebook, cell: export.cell, width: export.frameWidth, count: count,
                                                  frameDone: { k in progress(0.9 * Double(k + 1) / Double(count)) })
+        if export.format == .mp4 {
+            // Played once a video runs its frames once; the loop is long enough to see, like the GIF's.
+            let fps = 100 / Self.gifDelay
+            return ExportedFile(bytes: try MP4Encoder.encode(frames: frames, framesPerSecond: fps), fileExtension: "mp4")
+        }
         return ExportedFile(bytes: try GIFEncoder.encode(frames: frames, delayCentiseconds: Self.gifDelay), fileExtension: "gif")
     }
 }
