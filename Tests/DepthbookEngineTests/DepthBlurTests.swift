@@ -58,6 +58,38 @@ struct DepthBlurTests {
         #expect(part.samples == whole.cropped(to: region).samples)
     }
 
+    /// Radii above `directReach` go through the block-averaged copy. It must keep what the direct gather
+    /// guarantees: the sharp subject exact, no red halo in the background, any tiling or thread count giving
+    /// the same pixels; and it must still blur (a wide disc over noise leaves values near the mean).
+    @Test func wideDiscsKeepTheSubjectSharpWithoutHalosWhateverTheTiling() throws {
+        let wide = try blurNode(DepthBlur(aperture: 1.4, maxRadius: 24, focusNear: 1, focusFar: 1, low: 0.5, high: 2))
+        #expect(DepthBlur.factor(reach: 24) == 3)
+        let out = try DepthScenes.render(wide).samples
+        var blurredGreen: [Float] = []
+        for y in 0..<Self.size { for x in 0..<Self.size {
+            let i = (y * Self.size + x) * 3
+            if Self.inSquare(x, y) {
+                #expect(out[i] == 1 && out[i + 1] == 0 && out[i + 2] == 0, "subject pixel (\(x), \(y)) changed")
+            } else {
+                #expect(out[i] < 1e-6, "red halo at (\(x), \(y)): \(out[i])")
+                #expect(abs(out[i + 2] - 1) < 1e-5)
+                blurredGreen.append(out[i + 1])
+            }
+        } }
+        // A disc of radius 24 over uniform noise in 0...1: every background value is close to the mean.
+        let mean = blurredGreen.reduce(0, +) / Float(blurredGreen.count)
+        #expect(abs(mean - 0.5) < 0.05)
+        #expect(blurredGreen.allSatisfy { abs($0 - mean) < 0.12 })
+        for region in [PixelRect(x: 9, y: 20, width: 17, height: 11), PixelRect(x: 0, y: 0, width: 5, height: 48),
+                       PixelRect(x: 31, y: 13, width: 17, height: 30)] {
+            let part = try Evaluator().render(wide, RenderTarget(size: wide.extent, region: region))
+            let whole = try DepthScenes.render(wide).cropped(to: region).samples
+            #expect(part.samples == whole, "region \(region)")
+        }
+        let single = try Evaluator(context: RenderContext(threads: 1)).render(wide, RenderTarget(size: wide.extent))
+        #expect(single.samples == out)
+    }
+
     @Test func focusRangeMustBeOrdered() {
         #expect(throws: RenderError.self) { try DepthBlur(aperture: 2, maxRadius: 5, focusNear: 0.6, focusFar: 0.2, low: 0, high: 1) }
         #expect(throws: RenderError.self) { try DepthBlur(aperture: 0.5, maxRadius: 5, focusNear: 0, focusFar: 1, low: 0, high: 1) }
