@@ -166,3 +166,24 @@ def browser_factory(request, artifacts_dir):
 @pytest.fixture
 def browser(browser_factory):
     return browser_factory()
+
+
+@pytest.fixture
+def firefox(request, artifacts_dir):
+    """A fresh headless Firefox ESR driven over WebDriver BiDi (firefox_bidi.py); on a failure its
+    screenshot and log are saved."""
+    from firefox_bidi import FIREFOX, FirefoxBiDi
+
+    if not shutil.which(FIREFOX):
+        pytest.fail("firefox-esr is needed: apt-get install -y firefox-esr")
+    browser = FirefoxBiDi(free_port())
+    yield browser
+    failed = getattr(request.node, "report_call", None) is not None and request.node.report_call.failed
+    if failed:
+        stem = f"FAILED-{request.node.name}-firefox".replace("/", "_")
+        try:
+            browser.save_screenshot(str(artifacts_dir / f"{stem}.png"))
+            (artifacts_dir / f"{stem}.log.txt").write_text(browser.log_tail(200))
+        except Exception as error:
+            print(f"could not save evidence from firefox: {error}")
+    browser.quit()

@@ -1,6 +1,7 @@
 /**
  * `<db-readout>`: a one-line readout for a cell's latest frame: the server's render time, the latency from
- * the request that frame answers to its arrival, and the render cache's hits and misses.
+ * the request that frame answers to its arrival, and the render cache's hits and misses. The numbers are
+ * mirrored in `data-render-ms`, `data-latency-ms`, `data-cache-hits`, `data-cache-misses` and `data-seq`.
  */
 export class RenderReadout extends HTMLElement {
     attach(session, reference) {
@@ -34,6 +35,9 @@ export class RenderReadout extends HTMLElement {
         this.textContent = parts.join(' · ');
         this.dataset.renderMs = String(header.renderMs ?? '');
         this.dataset.latencyMs = latencyMs === null || latencyMs === undefined ? '' : latencyMs.toFixed(1);
+        this.dataset.cacheHits = String(header.cacheHits ?? '');
+        this.dataset.cacheMisses = String(header.cacheMisses ?? '');
+        this.dataset.seq = String(header.seq);
     }
 }
 
