@@ -22,6 +22,24 @@ struct DepthLensAndUpsamplingTests {
         }
     }
 
+    /// The table follows Apple's reference (lensDistortionPointForPoint in AVCameraCalibrationData.h): entries
+    /// evenly spaced from radius 0 to the farthest corner, linearly interpolated, the last one beyond it, and
+    /// the point moved by v + m·v. Values worked out by hand for a 64×48 frame centred at (30, 20):
+    /// r_max = √(34² + 28²) = 44.0454.
+    @Test func tableFollowsApplesReferenceFunction() {
+        let model = LensDistortionModel(center: (30, 20), referenceSize: (64, 48), forward: .table([0, 0.01, 0.03, 0.06]), inverse: nil)
+        #expect(abs(model.maximumRadius - 44.045431) < 1e-5)
+        // r = 20: position 20·3/44.0454 = 1.36223 → m = 0.01 + 0.02·0.36223 = 0.0172446.
+        let east = model.distorted((50, 20))
+        #expect(abs(east.x - 50.344892) < 1e-5 && abs(east.y - 20) < 1e-9)
+        // r = √200 = 14.1421: position 0.96324 → m = 0.0096324, both axes scaled alike.
+        let diagonal = model.distorted((40, 30))
+        #expect(abs(diagonal.x - 40.096324) < 1e-5 && abs(diagonal.y - 30.096324) < 1e-5)
+        // Beyond the farthest corner the last entry holds: 50 px out becomes 53.
+        let outside = model.distorted((80, 20))
+        #expect(abs(outside.x - 83) < 1e-9)
+    }
+
     @Test func numericInverseUndoesTheForwardMap() {
         for p: (x: Double, y: Double) in [(0.0, 0.0), (100.0, 90.0), (40.0, 30.0), (127.0, 1.0)] {
             let q = Self.barrel.distorted(p)

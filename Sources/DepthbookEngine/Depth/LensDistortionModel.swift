@@ -1,7 +1,8 @@
 /// A radial lens distortion as Apple's calibration describes it: about a distortion centre, a point at
 /// radius r moves to radius r·(1 + m(r)), where the magnification m is either
 /// - a lookup table (AVCameraCalibrationData.lensDistortionLookupTable): n values spaced evenly from the
-///   centre (index 0) to the farthest image corner (index n − 1), linearly interpolated; or
+///   centre (index 0) to the farthest image corner (index n − 1), linearly interpolated, the last value
+///   beyond it: exactly the reference function in AVCameraCalibrationData.h (lensDistortionPointForPoint); or
 /// - polynomial coefficients c₀…c₇ (the `LensDistortionCoefficients` newer files carry): m(r) = Σ cᵢ·ρⁱ / 100
 ///   with ρ the radius in millimetres on the sensor (pixels × pixel size). Apple does not document these;
 ///   this reading (percent over millimetres) makes the forward and inverse sets of the real photos invert
