@@ -29,6 +29,23 @@ def open_client(server) -> tuple[Client, dict]:
     return client, client.ok("openNotebook", name=NOTEBOOK, timeout=180)
 
 
+def export_loop(server, client, fmt: str, frames: int, width: int, mime: str) -> bytes:
+    """Exports the wiggle cell's loop, checks the progress events (one per frame, in order, ending at 1) and
+    the download, and returns the file's bytes."""
+    request_id = client.send("export", cell=CELL, format=fmt, frames=frames, width=width)
+    reply = client.reply(request_id, timeout=300)
+    assert reply["ok"], reply
+    progress = [e["fraction"] for e in client.events if e.get("event") == "progress" and e.get("request") == request_id]
+    assert progress == sorted(progress) and progress[-1] == 1
+    assert len(progress) >= frames + 1, f"expected a progress event per frame, got {progress}"
+    url = reply["result"]["url"]
+    assert url.startswith("/exports/") and url.endswith(f".{fmt}")
+    status, headers, body = get(server, url)
+    assert status == 200 and len(body) == reply["result"]["bytes"]
+    assert headers.get("content-type", "").startswith(mime)
+    return body
+
+
 def test_catalog_marks_only_wiggle_animated(server):
     client = Client(server)
     client.ok("hello", protocol=1)
@@ -41,17 +58,7 @@ def test_catalog_marks_only_wiggle_animated(server):
 def test_gif_export_of_the_wiggle_cell(server):
     client, opened = open_client(server)
     photo = opened["photo"]
-    request_id = client.send("export", cell=CELL, format="gif", frames=6, width=200)
-    reply = client.reply(request_id, timeout=300)
-    assert reply["ok"], reply
-    progress = [e["fraction"] for e in client.events if e.get("event") == "progress" and e.get("request") == request_id]
-    assert progress == sorted(progress) and progress[-1] == 1
-    assert len(progress) >= 6 + 1, f"expected a progress event per frame, got {progress}"
-    url = reply["result"]["url"]
-    assert url.startswith("/exports/") and url.endswith(".gif")
-    status, headers, body = get(server, url)
-    assert status == 200 and len(body) == reply["result"]["bytes"]
-    assert headers.get("content-type", "").startswith("image/gif")
+    body = export_loop(server, client, "gif", frames=6, width=200, mime="image/gif")
     image = Image.open(io.BytesIO(body))
     assert image.format == "GIF"
     assert image.n_frames == 6
@@ -90,16 +97,7 @@ def ffprobe(path) -> dict:
 def test_mp4_export_of_the_wiggle_cell(server, tmp_path):
     client, opened = open_client(server)
     photo = opened["photo"]
-    request_id = client.send("export", cell=CELL, format="mp4", frames=8, width=320)
-    reply = client.reply(request_id, timeout=300)
-    assert reply["ok"], reply
-    progress = [e["fraction"] for e in client.events if e.get("event") == "progress" and e.get("request") == request_id]
-    assert progress == sorted(progress) and progress[-1] == 1 and len(progress) >= 8 + 1
-    url = reply["result"]["url"]
-    assert url.startswith("/exports/") and url.endswith(".mp4")
-    status, headers, body = get(server, url)
-    assert status == 200 and len(body) == reply["result"]["bytes"]
-    assert headers.get("content-type", "").startswith("video/mp4")
+    body = export_loop(server, client, "mp4", frames=8, width=320, mime="video/mp4")
     path = tmp_path / "wiggle.mp4"
     path.write_bytes(body)
     facts = ffprobe(path)
