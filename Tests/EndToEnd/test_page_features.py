@@ -211,6 +211,12 @@ def test_a_second_browser_watches_the_session(depthbook_server, browser_factory,
     watcher.get(f"{depthbook_server.base_url}/n/depth-threshold?watch={session}")
     wait_for("the watcher to say it watches", lambda: "Watching" in connection_text(watcher))
     assert not watcher.find_elements(By.CSS_SELECTOR, "button.cell-remove, db-add-cell, db-export"), "a watcher is offered edits"
+    assert not [b.text for b in watcher.find_elements(By.CSS_SELECTOR, "button.run-all, button.save-share") if b.is_displayed()], \
+        "a watcher is offered Run all or Save, which the server refuses"
+    # What the editor already sees comes with the watcher's hello: no preview waits for the editor's next move.
+    wait_for("every preview of the watcher to show the editor's frame", lambda: watcher.execute_script(
+        "const p = [...document.querySelectorAll('db-preview')]; return p.length > 0 && p.every((e) => e.dataset.state === 'ready')"),
+        timeout=20)
     assert watcher.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{mask}"] input[type=range]').get_attribute("disabled") is not None
 
     control = slider(editor, mask, "percentile")
