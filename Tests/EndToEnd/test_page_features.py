@@ -228,3 +228,33 @@ def test_a_second_browser_watches_the_session(depthbook_server, browser_factory,
     _, watcher_bytes = settled_frame(watcher, mask, newer_than=first.seq)
     assert watcher_bytes == editor_bytes, "the watcher shows another picture than the editor"
     screenshot(watcher, artifacts_dir, "watcher")
+
+
+def test_an_added_step_renders_and_reads_the_cell_above(depthbook_server, browser):
+    open_notebook(browser, depthbook_server.base_url, "depth-threshold")
+    settled_frame(browser, "recipe")
+    before = browser.execute_script("return [...document.querySelectorAll('db-cell')].map(c => c.dataset.cell)")
+    slot = browser.find_elements(By.CSS_SELECTOR, "db-add-cell")[-1]
+    opener = slot.find_element(By.CSS_SELECTOR, "button.add-cell-open")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", opener)
+    opener.click()
+    selects = slot.find_elements(By.CSS_SELECTOR, "form select")
+    assert selects[0].get_attribute("value") == "step"
+    browser.execute_script(
+        "const s = arguments[0]; s.value = [...s.options].find(o => o.value === 'exposure').value; s.dispatchEvent(new Event('change'))",
+        selects[1])
+    slot.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    added = wait_for("the new step", lambda: [c for c in browser.execute_script(
+        "return [...document.querySelectorAll('db-cell')].map(c => c.dataset.cell)") if c not in before])
+    assert added == ["exposure-1"], added
+    card = browser.find_element(By.CSS_SELECTOR, 'db-cell[data-cell="exposure-1"]')
+    assert card.get_attribute("data-kind") == "step"
+    # Wired to the nearest image above it, with the catalog's default parameters, and rendered.
+    assert card.find_element(By.CSS_SELECTOR, "select.reference-select").get_attribute("value") == "recipe"
+    assert card.find_elements(By.CSS_SELECTOR, 'db-param[data-param="ev"] input[type=range]')
+    first, _ = settled_frame(browser, "exposure-1")
+    control = slider(browser, "exposure-1", "ev")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", control)
+    control.send_keys(Keys.ARROW_RIGHT * 5)
+    settled_frame(browser, "exposure-1", newer_than=first.seq)
+    assert server_notebook(depthbook_server.base_url, stored_tab(browser)["session"])["cells"][-1]["id"] == "exposure-1"
