@@ -17,7 +17,7 @@ export class AppToolbar extends HTMLElement {
         const open = h('button', {
             type: 'button', onclick: () => { if (this.picker.value) location.assign(`/n/${encodeURIComponent(this.picker.value)}`); },
         }, 'Open');
-        const runAll = h('button', { type: 'button', class: 'run-all', onclick: () => session.runAll() }, 'Run all');
+        this.runAll = h('button', { type: 'button', class: 'run-all', onclick: () => session.runAll() }, 'Run all');
         this.saveButton = h('button', { type: 'button', class: 'save-share', onclick: () => this.save() }, 'Save & copy link');
         const linkId = uniqueId('share');
         this.link = h('input', { id: linkId, class: 'share-link', type: 'text', readonly: true, size: 28, placeholder: 'not saved yet' });
@@ -32,8 +32,8 @@ export class AppToolbar extends HTMLElement {
             h('div', { class: 'toolbar-row' },
                 h('span', { class: 'brand', text: 'Depthbook' }),
                 h('div', { class: 'field' }, h('label', { for: pickerId, text: 'Notebook' }), this.picker, open),
-                runAll,
-                h('div', { class: 'field share-field' }, this.saveButton, h('label', { for: linkId, class: 'visually-hidden', text: 'Share link' }), this.link),
+                this.runAll,
+                this.shareField = h('div', { class: 'field share-field' }, this.saveButton, h('label', { for: linkId, class: 'visually-hidden', text: 'Share link' }), this.link),
                 this.saveState,
                 this.presenterButton),
             this.connection,
@@ -57,7 +57,11 @@ export class AppToolbar extends HTMLElement {
     }
 
     showSaveState() {
-        const { shared, edited } = this.session;
+        const { shared, edited, canEdit } = this.session;
+        // A watcher may not render or save (the server refuses): it is not offered either.
+        this.runAll.hidden = !canEdit;
+        this.shareField.hidden = !canEdit;
+        this.saveState.hidden = !canEdit;
         if (shared) this.link.value = new URL(`/n/${shared}`, location.origin).href;
         if (shared && edited) this.saveState.textContent = 'Edited: saving makes a new link; the shared one stays as it was.';
         else if (shared) this.saveState.textContent = 'Saved.';

@@ -46,6 +46,12 @@ export class NotebookSession extends EventTarget {
         this.seq = (Number(store.load().seq) || 0) + 1000;
         /** preview reference → Set of preview elements showing it */
         this.previews = new Map();
+        /**
+         * preview reference → the newest frame received for it. The server replays each cell's newest frame
+         * when a page attaches (a watcher joining, a resumed session), before the page has built its cells;
+         * a preview that registers later starts from this frame instead of waiting for the next render.
+         */
+        this.latestFrames = new Map();
         /** histogram reference → Set of histogram elements */
         this.histograms = new Map();
         this.histogramsInFlight = new Set();
@@ -134,6 +140,7 @@ export class NotebookSession extends EventTarget {
         const name = target || this.bundled.find((notebook) => notebook.name === 'depth-threshold')?.name || this.bundled[0]?.name;
         if (!name) throw new Error('the server lists no notebooks');
         this.status(`Opening ${name}…`, 'busy');
+        this.latestFrames.clear();
         const isBundled = this.bundled.some((notebook) => notebook.name === name);
         const result = await this.socket.request('openNotebook', isBundled ? { name } : { shared: name });
         this.adopt(result.notebook, result.photo, result.shared ?? (isBundled ? null : name), false);
@@ -145,6 +152,7 @@ export class NotebookSession extends EventTarget {
         if (stableStringify(local.photo) !== stableStringify(this.notebook.photo)) {
             const opened = await this.socket.request('openPhoto', { photo: local.photo });
             this.photo = opened.photo;
+            this.latestFrames.clear();
         }
         this.shared = stored.shared ?? this.shared;
         await this.pushNotebook(local);
@@ -241,6 +249,8 @@ export class NotebookSession extends EventTarget {
         const key = reference;
         if (!this.previews.has(key)) this.previews.set(key, new Set());
         this.previews.get(key).add(element);
+        const latest = this.latestFrames.get(key);
+        if (latest) queueMicrotask(() => element.showFrame(latest));
         return () => {
             this.previews.get(key)?.delete(element);
             if (this.previews.get(key)?.size === 0) this.previews.delete(key);
@@ -326,6 +336,8 @@ export class NotebookSession extends EventTarget {
             waiter?.resolve(frame);
             return;
         }
+        const kept = this.latestFrames.get(key)?.header;
+        if (!kept || header.seq > kept.seq || (header.seq === kept.seq && kept.coarse && !header.coarse)) this.latestFrames.set(key, frame);
         for (const element of this.previews.get(key) ?? []) element.showFrame(frame);
         this.dispatchEvent(new CustomEvent('frame', { detail: { frame, key, latencyMs } }));
         // A cell's histogram (and its marker) changes exactly when the cell renders anew.
@@ -350,7 +362,10 @@ export class NotebookSession extends EventTarget {
             // Sent to watchers when the editor changes the notebook or the photo; the frames come by themselves.
             const before = structureOf(this.notebook, this.photo);
             this.notebook = message.notebook;
-            if (message.photo) this.photo = message.photo;
+            if (message.photo) {
+                this.photo = message.photo;
+                this.latestFrames.clear();
+            }
             this.dispatchEvent(new CustomEvent('notebook'));
             if (structureOf(this.notebook, this.photo) !== before) this.runAll();
         }
@@ -383,6 +398,7 @@ export class NotebookSession extends EventTarget {
 
     async openPhoto(reference) {
         const result = await this.socket.request('openPhoto', { photo: reference });
+        this.latestFrames.clear();
         this.photo = result.photo;
         this.notebook = { ...this.notebook, photo: reference };
         this.setEdited(true);

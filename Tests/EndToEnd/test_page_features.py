@@ -211,6 +211,12 @@ def test_a_second_browser_watches_the_session(depthbook_server, browser_factory,
     watcher.get(f"{depthbook_server.base_url}/n/depth-threshold?watch={session}")
     wait_for("the watcher to say it watches", lambda: "Watching" in connection_text(watcher))
     assert not watcher.find_elements(By.CSS_SELECTOR, "button.cell-remove, db-add-cell, db-export"), "a watcher is offered edits"
+    assert not [b.text for b in watcher.find_elements(By.CSS_SELECTOR, "button.run-all, button.save-share") if b.is_displayed()], \
+        "a watcher is offered Run all or Save, which the server refuses"
+    # What the editor already sees comes with the watcher's hello: no preview waits for the editor's next move.
+    wait_for("every preview of the watcher to show the editor's frame", lambda: watcher.execute_script(
+        "const p = [...document.querySelectorAll('db-preview')]; return p.length > 0 && p.every((e) => e.dataset.state === 'ready')"),
+        timeout=20)
     assert watcher.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{mask}"] input[type=range]').get_attribute("disabled") is not None
 
     control = slider(editor, mask, "percentile")
@@ -222,3 +228,33 @@ def test_a_second_browser_watches_the_session(depthbook_server, browser_factory,
     _, watcher_bytes = settled_frame(watcher, mask, newer_than=first.seq)
     assert watcher_bytes == editor_bytes, "the watcher shows another picture than the editor"
     screenshot(watcher, artifacts_dir, "watcher")
+
+
+def test_an_added_step_renders_and_reads_the_cell_above(depthbook_server, browser):
+    open_notebook(browser, depthbook_server.base_url, "depth-threshold")
+    settled_frame(browser, "recipe")
+    before = browser.execute_script("return [...document.querySelectorAll('db-cell')].map(c => c.dataset.cell)")
+    slot = browser.find_elements(By.CSS_SELECTOR, "db-add-cell")[-1]
+    opener = slot.find_element(By.CSS_SELECTOR, "button.add-cell-open")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", opener)
+    opener.click()
+    selects = slot.find_elements(By.CSS_SELECTOR, "form select")
+    assert selects[0].get_attribute("value") == "step"
+    browser.execute_script(
+        "const s = arguments[0]; s.value = [...s.options].find(o => o.value === 'exposure').value; s.dispatchEvent(new Event('change'))",
+        selects[1])
+    slot.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    added = wait_for("the new step", lambda: [c for c in browser.execute_script(
+        "return [...document.querySelectorAll('db-cell')].map(c => c.dataset.cell)") if c not in before])
+    assert added == ["exposure-1"], added
+    card = browser.find_element(By.CSS_SELECTOR, 'db-cell[data-cell="exposure-1"]')
+    assert card.get_attribute("data-kind") == "step"
+    # Wired to the nearest image above it, with the catalog's default parameters, and rendered.
+    assert card.find_element(By.CSS_SELECTOR, "select.reference-select").get_attribute("value") == "recipe"
+    assert card.find_elements(By.CSS_SELECTOR, 'db-param[data-param="ev"] input[type=range]')
+    first, _ = settled_frame(browser, "exposure-1")
+    control = slider(browser, "exposure-1", "ev")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", control)
+    control.send_keys(Keys.ARROW_RIGHT * 5)
+    settled_frame(browser, "exposure-1", newer_than=first.seq)
+    assert server_notebook(depthbook_server.base_url, stored_tab(browser)["session"])["cells"][-1]["id"] == "exposure-1"

@@ -39,4 +39,7 @@ def test_depth_threshold_in_firefox(depthbook_server, firefox, artifacts_dir):
     low, high = share_below(histogram_result(firefox, mask))
     assert low - SLACK <= percentile_after / 100 <= high + SLACK, (
         f"{low:.3f}...{high:.3f} of the disparity lies below the marker, but the slider says {percentile_after}%")
+    # The picture, the slider above it and the histogram with its marker below, in one screenshot.
+    firefox.execute_script(
+        "document.querySelector(`db-cell[data-cell='${arguments[0]}'] db-histogram`).scrollIntoView({block: 'end'})", mask)
     firefox.save_screenshot(str(artifacts_dir / "firefox-depth-threshold.png"))

@@ -37,7 +37,7 @@ export class OutputPanel extends HTMLElement {
             }, 'Before / after');
             tools.push(this.splitButton);
         }
-        tools.push(h('span', { class: 'zoom-hint', text: onPick ? 'Click the image to zoom, or to pick a point when picking.' : 'Click the image for a 1:1 crop.' }));
+        tools.push(h('span', { class: 'zoom-hint', text: onPick ? 'Click the image for a 1:1 crop; after “Pick on image”, a click sets the point.' : 'Click the image for a 1:1 crop.' }));
         const parts = [this.stage, h('div', { class: 'output-tools' }, ...tools), new RenderReadout().attach(session, cellId)];
         if (histogram !== 'never') {
             const chart = new HistogramChart().attach(session, cellId, `Histogram of ${label}`);

@@ -28,7 +28,7 @@ export class StepCell extends HTMLElement {
         const inputs = h('div', { class: 'cell-inputs' });
         for (const slot of effect.inputs ?? []) {
             const choices = choicesFor(session.notebook, session.catalog, session.photo, index, slot.kind === 'plane' ? 'plane' : 'image');
-            inputs.append(referencePicker(`Input: ${slot.name}`, choices, cell.inputs?.[slot.name], Boolean(slot.optional), (reference) => edit((draft) => {
+            inputs.append(referencePicker(slot.name === 'input' ? 'Input' : `Input: ${slot.name}`, choices, cell.inputs?.[slot.name], Boolean(slot.optional), (reference) => edit((draft) => {
                 const next = { ...(draft.inputs ?? {}) };
                 if (reference === null) delete next[slot.name];
                 else next[slot.name] = reference;
@@ -57,7 +57,8 @@ export class StepCell extends HTMLElement {
         this.output = new OutputPanel().attach({
             session, cellId: cell.id, label: `${effect.title ?? effect.id} output`, before,
             histogram: cell.histogram ? 'always' : 'marker', exports,
-            onPick: (point) => this.pick(point),
+            // Only effects with a point parameter take clicks as picks; elsewhere a click always zooms.
+            onPick: (effect.parameters ?? []).some((descriptor) => descriptor.type === 'point') ? (point) => this.pick(point) : null,
         });
         this.picking = null;
         this.replaceChildren(summary, inputs, params, this.output);
