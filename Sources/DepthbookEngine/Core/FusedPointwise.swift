@@ -221,6 +221,25 @@ struct ResampledRows {
         }
     }
 
+    /// Σ of two horizontal taps from 0 in tap order (the general loop's arithmetic).
+    @inline(__always)
+    static func twoTaps(_ w: UnsafePointer<Float>, _ i: UnsafePointer<Int32>, _ r: UnsafePointer<Float>, _ o: Int) -> Float {
+        var hsum: Float = 0
+        hsum += w[o] * r[Int(i[o])]
+        hsum += w[o &+ 1] * r[Int(i[o &+ 1])]
+        return hsum
+    }
+
+    /// Σ of three horizontal taps from 0 in tap order (the general loop's arithmetic).
+    @inline(__always)
+    static func threeTaps(_ w: UnsafePointer<Float>, _ i: UnsafePointer<Int32>, _ r: UnsafePointer<Float>, _ o: Int) -> Float {
+        var hsum: Float = 0
+        hsum += w[o] * r[Int(i[o])]
+        hsum += w[o &+ 1] * r[Int(i[o &+ 1])]
+        hsum += w[o &+ 2] * r[Int(i[o &+ 2])]
+        return hsum
+    }
+
     /// The common case: a plane with 2 or 3 taps per axis (bilinear has 3, the last of weight 0), with exactly
     /// the arithmetic of the general loop (same operations in the same order, so the same bits) but the taps
     /// unrolled and the index maths unchecked. Output row by vertical tap: `out` holds the running sum.
@@ -235,22 +254,18 @@ struct ResampledRows {
                         let w = v.weights[row &* vTaps &+ kv]
                         if kv > 0 && w == 0 { continue }
                         let r = src.baseAddress! + ((Int(v.indices[row &* vTaps &+ kv]) &- inR.y) &* inR.width &- inR.x)
+                        // The first vertical tap starts the sum; the loops are split so neither tests kv per pixel.
                         if hTaps == 2 {
-                            for k in 0..<count {
-                                let o = k &* 2
-                                var hsum: Float = 0
-                                hsum += hwP[o] * r[Int(hiP[o])]
-                                hsum += hwP[o &+ 1] * r[Int(hiP[o &+ 1])]
-                                out[k] = kv == 0 ? w * hsum : out[k] + hsum * w
+                            if kv == 0 {
+                                for k in 0..<count { out[k] = w * Self.twoTaps(hwP, hiP, r, k &* 2) }
+                            } else {
+                                for k in 0..<count { out[k] = out[k] + Self.twoTaps(hwP, hiP, r, k &* 2) * w }
                             }
                         } else {
-                            for k in 0..<count {
-                                let o = k &* 3
-                                var hsum: Float = 0
-                                hsum += hwP[o] * r[Int(hiP[o])]
-                                hsum += hwP[o &+ 1] * r[Int(hiP[o &+ 1])]
-                                hsum += hwP[o &+ 2] * r[Int(hiP[o &+ 2])]
-                                out[k] = kv == 0 ? w * hsum : out[k] + hsum * w
+                            if kv == 0 {
+                                for k in 0..<count { out[k] = w * Self.threeTaps(hwP, hiP, r, k &* 3) }
+                            } else {
+                                for k in 0..<count { out[k] = out[k] + Self.threeTaps(hwP, hiP, r, k &* 3) * w }
                             }
                         }
                     }
