@@ -17,6 +17,12 @@ struct Depthbook: AsyncParsableCommand {
             WiggleCommand.self,
         ]
     )
+
+    /// Tunes the allocator for large image buffers, then runs the command as ArgumentParser would.
+    static func main() async {
+        AllocatorTuning.keepLargeBuffersInHeap()
+        await main(nil)
+    }
 }
 
 enum DepthbookVersion {

@@ -140,8 +140,14 @@ struct FusedPointwise {
                                 let c = raster.channels
                                 let from = src.baseAddress! + ((region.y + y) * raster.width + region.x + x0) * c
                                 let to = scratch[reg]
-                                let inv: Float = 1.0 / 255.0
-                                for i in 0..<(count * c) { to[i] = Float(from[i]) * inv }
+                                let inv: Float = 1.0 / 255.0, n = count * c
+                                var i = 0
+                                while i + 16 <= n {
+                                    let b = UnsafeRawPointer(from + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                                    UnsafeMutableRawPointer(to + i).storeBytes(of: SIMD16<Float>(b) * inv, as: SIMD16<Float>.self)
+                                    i += 16
+                                }
+                                while i < n { to[i] = Float(from[i]) * inv; i += 1 }
                             }
                         }
                         for (leaf, reg) in resampleLeaves {
@@ -188,8 +194,8 @@ struct ResampledRows {
         let h = resampler.horizontal, v = resampler.vertical
         let ch = input.channels, inR = input.region
         let hTaps = h.taps, vTaps = v.taps
-        if hTaps == 2 && vTaps == 2 && ch == 1 {
-            fillBilinearPlane(row: row, from: x0, count: count, into: out)
+        if ch == 1 && (hTaps == 2 || hTaps == 3) && vTaps <= 3 {
+            fillShortKernelPlane(row: row, from: x0, count: count, into: out)
             return
         }
         input.samples.withUnsafeBufferPointer { src in
@@ -215,30 +221,38 @@ struct ResampledRows {
         }
     }
 
-    /// The common case (a bilinear plane) with the same arithmetic as the general loop, unchecked.
-    private func fillBilinearPlane(row: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
+    /// The common case: a plane with 2 or 3 taps per axis (bilinear has 3, the last of weight 0), with exactly
+    /// the arithmetic of the general loop (same operations in the same order, so the same bits) but the taps
+    /// unrolled and the index maths unchecked. Output row by vertical tap: `out` holds the running sum.
+    private func fillShortKernelPlane(row: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
         let h = resampler.horizontal, v = resampler.vertical, inR = input.region
-        let w0 = v.weights[row &* 2], w1 = v.weights[row &* 2 &+ 1]
-        let y0 = Int(v.indices[row &* 2]) &- inR.y, y1 = Int(v.indices[row &* 2 &+ 1]) &- inR.y
+        let hTaps = h.taps, vTaps = v.taps
         input.samples.withUnsafeBufferPointer { src in
             h.indices.withUnsafeBufferPointer { hi in
                 h.weights.withUnsafeBufferPointer { hw in
-                    let r0 = src.baseAddress! + (y0 &* inR.width &- inR.x), r1 = src.baseAddress! + (y1 &* inR.width &- inR.x)
-                    let hiP = hi.baseAddress!, hwP = hw.baseAddress!
-                    for k in 0..<count {
-                        let o = (x0 &+ k) &* 2
-                        let i0 = Int(hiP[o]), i1 = Int(hiP[o &+ 1]), a0 = hwP[o], a1 = hwP[o &+ 1]
-                        var h0: Float = 0
-                        h0 += a0 * r0[i0]
-                        h0 += a1 * r0[i1]
-                        var acc = w0 * h0
-                        if w1 != 0 {
-                            var h1: Float = 0
-                            h1 += a0 * r1[i0]
-                            h1 += a1 * r1[i1]
-                            acc = acc + h1 * w1
+                    let hiP = hi.baseAddress! + x0 &* hTaps, hwP = hw.baseAddress! + x0 &* hTaps
+                    for kv in 0..<vTaps {
+                        let w = v.weights[row &* vTaps &+ kv]
+                        if kv > 0 && w == 0 { continue }
+                        let r = src.baseAddress! + ((Int(v.indices[row &* vTaps &+ kv]) &- inR.y) &* inR.width &- inR.x)
+                        if hTaps == 2 {
+                            for k in 0..<count {
+                                let o = k &* 2
+                                var hsum: Float = 0
+                                hsum += hwP[o] * r[Int(hiP[o])]
+                                hsum += hwP[o &+ 1] * r[Int(hiP[o &+ 1])]
+                                out[k] = kv == 0 ? w * hsum : out[k] + hsum * w
+                            }
+                        } else {
+                            for k in 0..<count {
+                                let o = k &* 3
+                                var hsum: Float = 0
+                                hsum += hwP[o] * r[Int(hiP[o])]
+                                hsum += hwP[o &+ 1] * r[Int(hiP[o &+ 1])]
+                                hsum += hwP[o &+ 2] * r[Int(hiP[o &+ 2])]
+                                out[k] = kv == 0 ? w * hsum : out[k] + hsum * w
+                            }
                         }
-                        out[k] = acc
                     }
                 }
             }

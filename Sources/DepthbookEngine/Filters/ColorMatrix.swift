@@ -41,7 +41,16 @@ public struct ColorMatrix: PointwiseFilter {
         let (m0, m1, m2, m3) = (m[0], m[1], m[2], m[3])
         let (m4, m5, m6, m7) = (m[4], m[5], m[6], m[7])
         let (m8, m9, m10, m11) = (m[8], m[9], m[10], m[11])
-        if clamps {
+        if clamps && m0 == m4 && m4 == m8 && m1 == m5 && m5 == m9 && m2 == m6 && m6 == m10 && m3 == m7 && m7 == m11 {
+            // Grey output (noir, mono: every row the same): one dot product per pixel, the same bits in each channel.
+            for i in 0..<count {
+                let j = i * 3
+                let v = unitClamp(m0 * src[j] + m1 * src[j + 1] + m2 * src[j + 2] + m3)
+                output[j] = v
+                output[j + 1] = v
+                output[j + 2] = v
+            }
+        } else if clamps {
             for i in 0..<count {
                 let j = i * 3
                 let r = src[j], g = src[j + 1], b = src[j + 2]

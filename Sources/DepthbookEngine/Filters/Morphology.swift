@@ -110,9 +110,14 @@ public struct Morphology: Filter {
                         let row = s + (rowsFirst + r - inR.y) * inR.width * ch
                         for c in 0..<ch {
                             for (wi, w) in distinct.enumerated() {
-                                for i in 0..<(n + 2 * w) {
-                                    let x = min(frame.maxX - 1, max(frame.x, region.x - w + i))
-                                    padded[i] = row[(x - inR.x) * ch + c]
+                                if ch == 1 {
+                                    copyClampedRow(row, rowX: inR.x, channels: 1, startX: region.x - w, count: n + 2 * w,
+                                                   frame: frame, into: padded)
+                                } else {
+                                    for i in 0..<(n + 2 * w) {
+                                        let x = min(frame.maxX - 1, max(frame.x, region.x - w + i))
+                                        padded[i] = row[(x - inR.x) * ch + c]
+                                    }
                                 }
                                 ext.run(padded, window: 2 * w + 1, count: n, out: out, forward: fwd, backward: bwd)
                                 let dst = h.pointer + wi * planeLength + r * n * ch

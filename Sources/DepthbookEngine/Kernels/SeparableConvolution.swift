@@ -37,10 +37,8 @@ struct SeparableConvolution {
                     for r in band {
                         let y = rowsFirst + r
                         let row = s + (y - inR.y) * inR.width * ch
-                        for i in 0..<(region.width + 2 * rx) {
-                            let x = min(frame.maxX - 1, max(frame.x, region.x - rx + i))
-                            for c in 0..<ch { padded[i * ch + c] = row[(x - inR.x) * ch + c] }
-                        }
+                        copyClampedRow(row, rowX: inR.x, channels: ch, startX: region.x - rx,
+                                       count: region.width + 2 * rx, frame: frame, into: padded)
                         markRuns(padded, paddedLength, runEnd)
                         let out = t.pointer + r * n
                         hw.withUnsafeBufferPointer { w in
