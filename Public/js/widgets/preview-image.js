@@ -125,7 +125,9 @@ export class PreviewImage extends HTMLElement {
     showProblem(message) {
         this.dataset.problem = message;
         if (!this.image) {
-            this.placeholder.textContent = message;
+            // The cell's error line already says it in full when it is this cell's own output; don't repeat it.
+            const card = this.closest('db-cell');
+            this.placeholder.textContent = card?.references?.has(this.reference) ? 'Not rendered: see the message above.' : message;
             this.placeholder.classList.add('failed');
         }
     }
