@@ -106,10 +106,15 @@ class TLSClient:
     """A studio page's socket through nginx: wss, with the Origin a browser on that page would send."""
 
     def __init__(self, stack):
-        self.socket = connect(f"wss://127.0.0.1:{stack['https']}/ws", ssl=stack["context"], compression=None,
-                              max_size=64 << 20, origin=stack["base"], open_timeout=20)
+        # Entered as a context manager, as the websockets library asks (closed in `close`).
+        self._connection = connect(f"wss://127.0.0.1:{stack['https']}/ws", ssl=stack["context"], compression=None,
+                                   max_size=64 << 20, origin=stack["base"], open_timeout=20)
+        self.socket = self._connection.__enter__()
         self.next_id = 0
         self.frames: list[tuple[dict, bytes]] = []
+
+    def close(self) -> None:
+        self._connection.__exit__(None, None, None)
 
     def ok(self, type_: str, **fields) -> dict:
         self.next_id += 1
@@ -169,8 +174,8 @@ def test_share_url_round_trip_through_nginx(stack):
     assert reopened["notebook"]["cells"] == opened["notebook"]["cells"]
     viewer.ok("preview", cell=step["id"], width=320, seq=1, interactive=False)
     assert viewer.frame(step["id"], 1) == before
-    editor.socket.close()
-    viewer.socket.close()
+    editor.close()
+    viewer.close()
 
 
 def test_load_test_through_nginx(stack):
