@@ -60,6 +60,12 @@ def test_presenter_mode_by_keyboard(depthbook_server, browser, artifacts_dir):
     wait_for("presenter mode to end", lambda: "presenter" not in body.get_attribute("class"))
 
 
+def click_in_place(browser, element) -> None:
+    """Clicks the element itself after scrolling it to the middle: previews still loading above can move the
+    page under a coordinate click (seen on CI: it opened a zoom dialog instead)."""
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click()", element)
+
+
 def test_add_collapse_move_and_remove_a_cell(depthbook_server, browser):
     open_notebook(browser, depthbook_server.base_url, "depth-threshold")
     before = cell_ids(browser)
@@ -67,24 +73,25 @@ def test_add_collapse_move_and_remove_a_cell(depthbook_server, browser):
     # Add a note at the end.
     slots = browser.find_elements(By.CSS_SELECTOR, "db-add-cell")
     last = slots[-1]
-    last.find_element(By.CSS_SELECTOR, "button.add-cell-open").click()
+    click_in_place(browser, last.find_element(By.CSS_SELECTOR, "button.add-cell-open"))
     kind = last.find_element(By.CSS_SELECTOR, "form select")
+    wait_for("the add-cell form to open", kind.is_displayed)
     kind.send_keys("Note")
-    last.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    click_in_place(browser, last.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
     added = wait_for("the new cell", lambda: [c for c in cell_ids(browser) if c not in before])
     assert cell_ids(browser)[-1] == added[0] and len(added) == 1
 
     # Collapse it, then move it up one place: the server accepts the new order and the page shows it.
     card = browser.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{added[0]}"]')
-    card.find_element(By.CSS_SELECTOR, "button.cell-toggle").click()
+    click_in_place(browser, card.find_element(By.CSS_SELECTOR, "button.cell-toggle"))
     assert card.find_element(By.CSS_SELECTOR, ".cell-body").get_attribute("hidden") is not None
-    card.find_element(By.CSS_SELECTOR, "button.cell-up").click()
+    click_in_place(browser, card.find_element(By.CSS_SELECTOR, "button.cell-up"))
     wait_for("the cell to move up", lambda: cell_ids(browser) == before[:-1] + [added[0], before[-1]])
     moved = browser.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{added[0]}"]')
     assert "collapsed" in moved.get_attribute("class"), "moving the cell forgot that it was collapsed"
 
     # Remove it again.
-    moved.find_element(By.CSS_SELECTOR, "button.cell-remove").click()
+    click_in_place(browser, moved.find_element(By.CSS_SELECTOR, "button.cell-remove"))
     wait_for("the cell to go", lambda: cell_ids(browser) == before)
 
 
