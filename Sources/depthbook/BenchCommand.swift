@@ -87,7 +87,7 @@ struct BenchCommand: ParsableCommand {
         let total = try time {
             let context = RenderContext(threads: threads, cache: nil)
             let rgb = try Evaluator(context: context).renderBytes(pipeline.root, target)
-            bytes = try JPEGEncoder.encode(rgb, quality: 85).count
+            bytes = try JPEGEncoder.encode(rgb, quality: 85, threads: threads).count
         }
         emit(pipeline: pipeline.name, size: size, threads: threads, stage: "total", timing: total, megapixels: mp,
              extra: ["jpeg_bytes": bytes])
@@ -111,7 +111,7 @@ struct BenchCommand: ParsableCommand {
         }
         if let rgb = last {
             emit(pipeline: pipeline.name, size: size, threads: threads, stage: "jpeg",
-                 timing: try time { _ = try JPEGEncoder.encode(rgb, quality: 85) }, megapixels: mp)
+                 timing: try time { _ = try JPEGEncoder.encode(rgb, quality: 85, threads: threads) }, megapixels: mp)
         }
     }
 

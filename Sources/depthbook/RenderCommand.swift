@@ -53,7 +53,7 @@ struct RenderCommand: ParsableCommand {
             let rendered = try renderer.render(notebook: document, cell: cellID,
                                                request: CellRenderRequest(width: width ?? picture.width))
             let elapsed = Date().timeIntervalSince(start)
-            let jpeg = try JPEGEncoder.encode(rendered.image, quality: quality)
+            let jpeg = try JPEGEncoder.encode(rendered.image, quality: quality, threads: RenderContext.defaultThreads)
             try Data(jpeg).write(to: URL(fileURLWithPath: output))
             print("\(document.name)/\(cellID): \(rendered.image.width)×\(rendered.image.height) \(rendered.kind.rawValue) in "
                 + "\(Int(elapsed * 1000)) ms → \(output) (\(jpeg.count) bytes)")

@@ -22,6 +22,41 @@ struct StatisticsTests {
         #expect(histogram.holes == Int(reference[ps.count + bins]))
     }
 
+    /// The bucketed selection against a sort, at every rank, on shapes that stress the buckets: clustered
+    /// values and ties, a range spanning the whole float line, subnormals, signed zeros, infinities, one value.
+    @Test(arguments: ["clustered", "wide", "subnormal", "zeros", "infinite", "constant", "noise"])
+    func percentileIsTheSortedOrderStatistic(_ shape: String) throws {
+        var rng = SplitMix64(seed: 7)
+        let n = 3001
+        let samples: [Float] = (0..<n).map { i in
+            let u = Float(rng.next() >> 40) / Float(1 << 24)
+            switch shape {
+            case "clustered": return i % 3 == 0 ? 1.25 : 1 + Float(Int(u * 4)) / 1024
+            case "wide": return (u - 0.5) * 2 * .greatestFiniteMagnitude
+            case "subnormal": return Float(bitPattern: UInt32(u * 1000))
+            case "zeros": return i % 2 == 0 ? -0.0 : (i % 5 == 0 ? 0 : u)
+            case "infinite": return i % 7 == 0 ? .infinity : (i % 11 == 0 ? -.infinity : u)
+            case "constant": return 0.75
+            default: return i % 13 == 0 ? .nan : u
+            }
+        }
+        let sorted = samples.filter { !$0.isNaN }.sorted()
+        for k in stride(from: 0, to: sorted.count, by: 1) {
+            let p = Double(k) / Double(sorted.count - 1) * 100
+            // p chosen so the rank is exactly k: the result is that order statistic, no interpolation.
+            let rank = p / 100 * Double(sorted.count - 1)
+            guard rank == Double(k) else { continue }
+            #expect(try #require(Statistics.percentile(samples, p)) == Double(sorted[k]), "\(shape) k=\(k)")
+        }
+        // Interpolated ranks: between the two neighbours, exactly as the formula from the sorted values.
+        for p in [0.05, 37.3, 60, 99.99] {
+            let rank = p / 100 * Double(sorted.count - 1), k = Int(rank.rounded(.down))
+            let expected = Double(sorted[k]) + (rank - Double(k)) * (Double(sorted[min(k + 1, sorted.count - 1)]) - Double(sorted[k]))
+            let ours = try #require(Statistics.percentile(samples, p))
+            #expect(ours == expected || (ours.isNaN && expected.isNaN), "\(shape) p=\(p)")
+        }
+    }
+
     @Test func handValues() throws {
         let values: [Float] = [4, .nan, 1, 3, 2]
         #expect(Statistics.percentile(values, 50) == 2.5)

@@ -1,22 +1,72 @@
 import CTurboJPEG
 import DepthbookEngine
+import Dispatch
 
 /// Encodes 8-bit RGB (or grey) to baseline JPEG with libjpeg-turbo: the format of every preview frame.
 ///
 /// Speed: handles and their `tjAlloc` output buffers are pooled and reused (`TJFLAG_NOREALLOC`), so the
 /// only per-call allocation is the returned array. Chroma is 4:2:0, the fastest subsampling.
+///
+/// With `threads` above 1, a tall enough image is cut into strips of whole MCU rows that are encoded at
+/// once on that many cores and joined with restart markers (`RestartStripJoiner`): the same pixels when
+/// decoded, in about half the time on two cores.
 public enum JPEGEncoder {
     /// Encodes an RGB image. `quality` is clamped to 1...100.
-    public static func encode(_ image: RGBImage8, quality: Int = 85) throws -> [UInt8] {
+    public static func encode(_ image: RGBImage8, quality: Int = 85, threads: Int = 1) throws -> [UInt8] {
         guard image.channels == 3 else { throw PhotoError.encodingFailed("JPEG encoding needs 3-channel RGB, got \(image.channels) channels") }
         return try image.samples.withUnsafeBufferPointer { buf in
-            try encode(rgb: buf, width: image.width, height: image.height, quality: quality)
+            try encode(rgb: buf, width: image.width, height: image.height, quality: quality, threads: threads)
         }
     }
 
     /// Encodes `width` × `height` tightly packed RGB samples.
-    public static func encode(rgb: UnsafeBufferPointer<UInt8>, width: Int, height: Int, quality: Int = 85) throws -> [UInt8] {
-        try compress(rgb, width: width, height: height, channels: 3, quality: quality)
+    public static func encode(rgb: UnsafeBufferPointer<UInt8>, width: Int, height: Int, quality: Int = 85,
+                              threads: Int = 1) throws -> [UInt8] {
+        let plan = StripPlan(width: width, height: height, mcuSize: 16, strips: threads)
+        guard let plan, rgb.count >= width * height * 3, let base = rgb.baseAddress else {
+            return try compress(rgb, width: width, height: height, channels: 3, quality: quality)
+        }
+        return try encodeStrips(base, plan: plan, channels: 3, quality: quality)
+    }
+
+    /// Rows per strip and how many strips, for an image cut into `strips` pieces of whole MCU rows.
+    struct StripPlan {
+        let width: Int
+        let height: Int
+        let rowsPerStrip: Int
+        let count: Int
+        /// MCUs in one full strip: the restart interval.
+        let restartInterval: Int
+
+        /// Nil when one strip would do (one thread, or an image under two MCU rows per strip).
+        init?(width: Int, height: Int, mcuSize: Int, strips: Int) {
+            guard strips > 1, width > 0, width <= 65_500, height <= 65_500 else { return nil }
+            let mcuRows = (height + mcuSize - 1) / mcuSize, mcusPerRow = (width + mcuSize - 1) / mcuSize
+            // At most 65535 MCUs between restarts (DRI has 16 bits), at least two MCU rows a strip.
+            let rows = min((mcuRows + strips - 1) / strips, 65_535 / mcusPerRow)
+            guard rows >= 2, mcuRows > rows else { return nil }
+            self.width = width
+            self.height = height
+            rowsPerStrip = rows * mcuSize
+            count = (mcuRows + rows - 1) / rows
+            restartInterval = rows * mcusPerRow
+        }
+    }
+
+    /// Encodes the strips of `plan` concurrently and joins them.
+    private static func encodeStrips(_ pixels: UnsafePointer<UInt8>, plan: StripPlan, channels: Int, quality: Int) throws -> [UInt8] {
+        let results = UnsafeMutableBufferPointer<Result<[UInt8], any Error>?>.allocate(capacity: plan.count)
+        results.initialize(repeating: nil)
+        defer { results.deinitialize(); results.deallocate() }
+        let slots = UncheckedPointer(results.baseAddress!), source = UncheckedPointer(UnsafeMutablePointer(mutating: pixels))
+        DispatchQueue.concurrentPerform(iterations: plan.count) { k in
+            let top = k * plan.rowsPerStrip, rows = min(plan.rowsPerStrip, plan.height - top)
+            let strip = UnsafeBufferPointer(start: source.pointer + top * plan.width * channels, count: rows * plan.width * channels)
+            slots.pointer[k] = Result { try compress(strip, width: plan.width, height: rows, channels: channels, quality: quality) }
+        }
+        var joiner = RestartStripJoiner(restartInterval: plan.restartInterval)
+        for k in 0..<plan.count { try joiner.append(try results[k]!.get()) }
+        return try joiner.joined(height: plan.height)
     }
 
     /// Encodes a single-channel 8-bit plane as a greyscale JPEG (depth and mattes in written files).
@@ -53,4 +103,10 @@ public enum JPEGEncoder {
             return Array(UnsafeBufferPointer(start: written, count: Int(size)))
         }
     }
+}
+
+/// A pointer handed to concurrent strip encoders, each touching its own slot or rows only.
+private struct UncheckedPointer<T>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<T>
+    init(_ pointer: UnsafeMutablePointer<T>) { self.pointer = pointer }
 }

@@ -32,8 +32,11 @@ public struct PercentileThreshold: Filter {
             return PixelBuffer(region: input.region, channels: 1, repeating: 0)
         }
         try context.checkCancelled()
-        // Compared in Double: the interpolated cut need not be a Float.
-        return PixelBuffer(region: input.region, channels: 1, samples: input.samples.map { Double($0) >= cut ? 1 : 0 })
+        // v ≥ cut (a Double: the interpolated cut need not be a Float) is v ≥ the least Float not below cut,
+        // a comparison in Float that vectorises.
+        var floatCut = Float(cut)
+        if Double(floatCut) < cut { floatCut = floatCut.nextUp }
+        return PixelBuffer(region: input.region, channels: 1, samples: input.samples.map { $0 >= floatCut ? 1 : 0 })
     }
 }
 

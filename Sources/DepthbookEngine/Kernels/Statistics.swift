@@ -67,19 +67,9 @@ public enum Statistics {
 
     /// The `p`-th percentile (0...100) of the valid samples, linearly interpolated between order statistics
     /// (numpy's default "linear" method): rank p/100 · (n − 1). Nil when there are no valid samples.
-    /// Runs in linear time (selection, not a sort).
+    /// Runs in linear time: bucket selection (`BucketSelection`), then a selection inside one bucket.
     public static func percentile(_ samples: [Float], _ p: Double) -> Double? {
-        var values = samples.filter { !$0.isNaN }
-        if values.isEmpty { return nil }
-        let rank = min(max(p, 0), 100) / 100 * Double(values.count - 1)
-        let k = Int(rank.rounded(.down))
-        let fraction = rank - Double(k)
-        let low = values.withUnsafeMutableBufferPointer { select($0, k) }
-        if fraction == 0 || k + 1 >= values.count { return Double(low) }
-        // After selection everything right of k is ≥ the k-th value: the next order statistic is their minimum.
-        var next = Float.infinity
-        for i in (k + 1)..<values.count { next = min(next, values[i]) }
-        return Double(low) + fraction * (Double(next) - Double(low))
+        samples.withUnsafeBufferPointer { BucketSelection(samples: $0)?.percentile(p) }
     }
 
     /// Rearranges `a` so a[k] is the k-th smallest, smaller values left and larger right (Hoare quickselect

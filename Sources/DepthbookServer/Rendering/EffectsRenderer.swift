@@ -27,7 +27,7 @@ final class EffectsRenderer: PhotoRenderer {
             request = CellRenderRequest(width: photo.width, region: .init(x: x, y: y, width: width, height: height))
         }
         let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: request, isCancelled: isCancelled)
-        let jpeg = try JPEGEncoder.encode(rendered.image, quality: Self.previewQuality)
+        let jpeg = try JPEGEncoder.encode(rendered.image, quality: Self.previewQuality, threads: RenderContext.defaultThreads)
         return RenderedFrame(jpeg: jpeg, width: rendered.image.width, height: rendered.image.height,
                              cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)
     }
