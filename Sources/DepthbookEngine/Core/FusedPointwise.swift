@@ -34,7 +34,7 @@ struct FusedPointwise {
     private var memo: [NodeKey: (Operand, Int)] = [:]
     let outputChannels: Int
     /// Pixels per row segment: scratch rows stay in L1/L2.
-    static let segment = 1024
+    static let segment = 2048
 
     init(root: Node, target: RenderTarget, evaluator: Evaluator) throws {
         self.target = target
@@ -130,6 +130,7 @@ struct FusedPointwise {
                 // Per-band scratch registers.
                 let scratch = registerChannels.map { UnsafeMutablePointer<Float>.allocate(capacity: segment * $0) }
                 defer { scratch.forEach { $0.deallocate() } }
+                let rowCaches = resampleLeaves.map { _ in HorizontalRowCache(segment: segment) }
                 var operandPointers: [UnsafePointer<Float>] = []
                 for y in rows {
                     var x0 = 0
@@ -150,8 +151,8 @@ struct FusedPointwise {
                                 while i < n { to[i] = Float(from[i]) * inv; i += 1 }
                             }
                         }
-                        for (leaf, reg) in resampleLeaves {
-                            leaf.fill(row: y, from: x0, count: count, into: scratch[reg])
+                        for (k, (leaf, reg)) in resampleLeaves.enumerated() {
+                            leaf.fill(row: y, from: x0, count: count, into: scratch[reg], rows: rowCaches[k])
                         }
                         for instruction in program {
                             operandPointers.removeAll(keepingCapacity: true)
@@ -190,12 +191,13 @@ struct ResampledRows {
     let region: PixelRect
 
     /// Writes `count` pixels of output row `row` (relative to `region`) starting at column `x0` into `out`.
-    func fill(row: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
+    /// `rows` keeps horizontally resampled input rows for the next output rows of the same worker.
+    func fill(row: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Float>, rows: HorizontalRowCache) {
         let h = resampler.horizontal, v = resampler.vertical
         let ch = input.channels, inR = input.region
         let hTaps = h.taps, vTaps = v.taps
-        if ch == 1 && (hTaps == 2 || hTaps == 3) && vTaps <= 3 {
-            fillShortKernelPlane(row: row, from: x0, count: count, into: out)
+        if ch == 1 && (hTaps == 2 || hTaps == 3) && vTaps <= 3 && count <= rows.segment {
+            fillShortKernelPlane(row: row, from: x0, count: count, into: out, rows: rows)
             return
         }
         input.samples.withUnsafeBufferPointer { src in
@@ -242,8 +244,10 @@ struct ResampledRows {
 
     /// The common case: a plane with 2 or 3 taps per axis (bilinear has 3, the last of weight 0), with exactly
     /// the arithmetic of the general loop (same operations in the same order, so the same bits) but the taps
-    /// unrolled and the index maths unchecked. Output row by vertical tap: `out` holds the running sum.
-    private func fillShortKernelPlane(row: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Float>) {
+    /// unrolled, the index maths unchecked, and each input row's horizontal taps computed once for all the
+    /// output rows that use it (an upscale by 2 uses each input row in four output rows).
+    private func fillShortKernelPlane(row: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Float>,
+                                      rows: HorizontalRowCache) {
         let h = resampler.horizontal, v = resampler.vertical, inR = input.region
         let hTaps = h.taps, vTaps = v.taps
         input.samples.withUnsafeBufferPointer { src in
@@ -253,24 +257,55 @@ struct ResampledRows {
                     for kv in 0..<vTaps {
                         let w = v.weights[row &* vTaps &+ kv]
                         if kv > 0 && w == 0 { continue }
-                        let r = src.baseAddress! + ((Int(v.indices[row &* vTaps &+ kv]) &- inR.y) &* inR.width &- inR.x)
+                        let inputRow = Int(v.indices[row &* vTaps &+ kv])
+                        let hsum = rows.row(inputRow, from: x0, count: count) { dst in
+                            let r = src.baseAddress! + ((inputRow &- inR.y) &* inR.width &- inR.x)
+                            if hTaps == 2 {
+                                for k in 0..<count { dst[k] = Self.twoTaps(hwP, hiP, r, k &* 2) }
+                            } else {
+                                for k in 0..<count { dst[k] = Self.threeTaps(hwP, hiP, r, k &* 3) }
+                            }
+                        }
                         // The first vertical tap starts the sum; the loops are split so neither tests kv per pixel.
-                        if hTaps == 2 {
-                            if kv == 0 {
-                                for k in 0..<count { out[k] = w * Self.twoTaps(hwP, hiP, r, k &* 2) }
-                            } else {
-                                for k in 0..<count { out[k] = out[k] + Self.twoTaps(hwP, hiP, r, k &* 2) * w }
-                            }
+                        if kv == 0 {
+                            for k in 0..<count { out[k] = w * hsum[k] }
                         } else {
-                            if kv == 0 {
-                                for k in 0..<count { out[k] = w * Self.threeTaps(hwP, hiP, r, k &* 3) }
-                            } else {
-                                for k in 0..<count { out[k] = out[k] + Self.threeTaps(hwP, hiP, r, k &* 3) * w }
-                            }
+                            for k in 0..<count { out[k] = out[k] + hsum[k] * w }
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// Horizontally resampled input rows of one fused chain's resampling, kept by one worker band: consecutive
+/// output rows of an upscale read the same input rows, so each is computed once. A small ring, looked up by
+/// (input row, first column, length).
+final class HorizontalRowCache {
+    let segment: Int
+    private static let capacity = 16
+    private var keys = [(row: Int, x0: Int, count: Int)](repeating: (-1, -1, -1), count: capacity)
+    private let storage: UnsafeMutablePointer<Float>
+    private var next = 0
+
+    init(segment: Int) {
+        self.segment = segment
+        storage = .allocate(capacity: Self.capacity * segment)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The cached row, or the row `compute` writes (at most `segment` samples) into a recycled slot.
+    @inline(__always)
+    func row(_ row: Int, from x0: Int, count: Int, compute: (UnsafeMutablePointer<Float>) -> Void) -> UnsafePointer<Float> {
+        for slot in 0..<Self.capacity where keys[slot] == (row, x0, count) {
+            return UnsafePointer(storage + slot * segment)
+        }
+        let slot = next
+        next = (next + 1) % Self.capacity
+        keys[slot] = (row, x0, count)
+        compute(storage + slot * segment)
+        return UnsafePointer(storage + slot * segment)
     }
 }

@@ -22,12 +22,28 @@ public struct ComponentExtremum: PointwiseFilter {
     public func apply(inputs: [UnsafePointer<Float>], inputChannels: [Int], output: UnsafeMutablePointer<Float>,
                       outputChannels: Int, count: Int) {
         let src = inputs[0]
-        for i in 0..<count {
-            let j = i * 3
-            let v = maximum ? max(src[j], src[j + 1], src[j + 2]) : min(src[j], src[j + 1], src[j + 2])
-            output[j] = v
-            output[j + 1] = v
-            output[j + 2] = v
+        // Swift's max(r, g, b) and min(r, g, b) (including which operand a NaN or a tie returns), written out:
+        // the variadic forms do not vectorise.
+        if maximum {
+            for i in 0..<count {
+                let j = i &* 3
+                let r = src[j], g = src[j &+ 1], b = src[j &+ 2]
+                let rg = g >= r ? g : r
+                let v = b >= rg ? b : rg
+                output[j] = v
+                output[j &+ 1] = v
+                output[j &+ 2] = v
+            }
+        } else {
+            for i in 0..<count {
+                let j = i &* 3
+                let r = src[j], g = src[j &+ 1], b = src[j &+ 2]
+                let rg = g < r ? g : r
+                let v = b < rg ? b : rg
+                output[j] = v
+                output[j &+ 1] = v
+                output[j &+ 2] = v
+            }
         }
     }
 }

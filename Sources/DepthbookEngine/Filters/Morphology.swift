@@ -94,6 +94,9 @@ public struct Morphology: Filter {
         let rowCount = rowsEnd - rowsFirst
         let n = region.width
         let ext = RunningExtremum(isMax: isMax)
+        // Growing every half-width by one step costs two vector comparisons per pixel per step; the block
+        // algorithm three scalar passes per distinct width. Steps win for discs and small squares.
+        let useSteps = (distinct.last ?? 0) < 12 * distinct.count
         // Horizontal extremum of every needed row, for every distinct half-width: [width][row][x][c].
         let planeLength = rowCount * n * ch
         var horizontal = [Float](repeating: 0, count: distinct.count * planeLength)
@@ -108,6 +111,14 @@ public struct Morphology: Filter {
                     let bwd = fwd + (n + 2 * maxW + 1), out = bwd + (n + 2 * maxW + 1)
                     for r in band {
                         let row = s + (rowsFirst + r - inR.y) * inR.width * ch
+                        if ch == 1 && useSteps {
+                            // One padded copy, then every half-width grown one step at a time.
+                            copyClampedRow(row, rowX: inR.x, channels: 1, startX: region.x - maxW, count: n + 2 * maxW,
+                                           frame: frame, into: padded)
+                            let planes = distinct.indices.map { h.pointer + $0 * planeLength + r * n }
+                            growingExtremum(padded, maxWidth: maxW, count: n, isMax: isMax, widths: distinct, into: planes)
+                            continue
+                        }
                         for c in 0..<ch {
                             for (wi, w) in distinct.enumerated() {
                                 if ch == 1 {
@@ -161,5 +172,34 @@ func extremumRow(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>
         for i in 0..<n { let a = src[i], b = dst[i]; dst[i] = a > b ? a : b }
     } else {
         for i in 0..<n { let a = src[i], b = dst[i]; dst[i] = a < b ? a : b }
+    }
+}
+
+/// Horizontal extremum of a padded row for every half-width in `widths` (ascending): out[w][x] = extremum of
+/// padded[x + maxWidth − w ... x + maxWidth + w]. Half-width w is half-width w − 1 widened by one sample on
+/// each side, so all of them cost `maxWidth` steps of two comparisons per pixel, in loops that vectorise.
+func growingExtremum(_ padded: UnsafePointer<Float>, maxWidth: Int, count n: Int, isMax: Bool, widths: [Int],
+                     into planes: [UnsafeMutablePointer<Float>]) {
+    let centre = padded + maxWidth
+    // Widening happens in the plane of the next wanted width; once a width is reached its plane is kept and
+    // the widening goes on in a copy of it, in the following plane.
+    var next = 0
+    var acc = planes[0]
+    acc.update(from: centre, count: n)
+    for w in 0...maxWidth {
+        if w > 0 {
+            let left = centre - w, right = centre + w
+            if isMax {
+                for x in 0..<n { let a = left[x], b = right[x], c = acc[x]; let m = a > b ? a : b; acc[x] = m > c ? m : c }
+            } else {
+                for x in 0..<n { let a = left[x], b = right[x], c = acc[x]; let m = a < b ? a : b; acc[x] = m < c ? m : c }
+            }
+        }
+        if widths[next] == w {
+            next += 1
+            if next == widths.count { return }
+            planes[next].update(from: acc, count: n)
+            acc = planes[next]
+        }
     }
 }

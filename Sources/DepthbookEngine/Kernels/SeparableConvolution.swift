@@ -92,11 +92,13 @@ func markRuns(_ src: UnsafePointer<Float>, _ count: Int, _ runEnd: UnsafeMutable
     }
 }
 
-/// Σ_k w[k] · c summed in tap order: bit for bit what the SIMD loops give for a constant window.
+/// Σ_k w[k] · c summed in tap order: bit for bit what the SIMD loops give for a constant window. Every sum
+/// here is a chain of fused multiply-adds (one rounding per tap), in the SIMD loops and the scalar ones alike,
+/// so a pixel's value does not depend on which loop computed it.
 @inline(__always)
 func constantResponse(_ c: Float, _ weights: UnsafeBufferPointer<Float>) -> Float {
     var a: Float = 0
-    for k in 0..<weights.count { a += weights[k] * c }
+    for k in 0..<weights.count { a = a.addingProduct(weights[k], c) }
     return a
 }
 
@@ -124,8 +126,8 @@ func convolveRow(_ src: UnsafePointer<Float>, stride: Int, weights: UnsafeBuffer
         for k in 0..<taps {
             let w = SIMD8<Float>(repeating: weights[k])
             let p = UnsafeRawPointer(src + j + k * stride)
-            a0 += w * p.loadUnaligned(as: SIMD8<Float>.self)
-            a1 += w * p.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
+            a0 = a0.addingProduct(w, p.loadUnaligned(as: SIMD8<Float>.self))
+            a1 = a1.addingProduct(w, p.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self))
         }
         UnsafeMutableRawPointer(out + j).storeBytes(of: a0, as: SIMD8<Float>.self)
         UnsafeMutableRawPointer(out + j + 8).storeBytes(of: a1, as: SIMD8<Float>.self)
@@ -133,7 +135,7 @@ func convolveRow(_ src: UnsafePointer<Float>, stride: Int, weights: UnsafeBuffer
     }
     while j < count {
         var a: Float = 0
-        for k in 0..<taps { a += weights[k] * src[j + k * stride] }
+        for k in 0..<taps { a = a.addingProduct(weights[k], src[j + k * stride]) }
         out[j] = a
         j += 1
     }
@@ -167,8 +169,8 @@ func combineRows(_ rows: [UnsafePointer<Float>], weights: UnsafeBufferPointer<Fl
             for k in 0..<taps {
                 let w = SIMD8<Float>(repeating: weights[k])
                 let p = UnsafeRawPointer(r[k] + j)
-                a0 += w * p.loadUnaligned(as: SIMD8<Float>.self)
-                a1 += w * p.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
+                a0 = a0.addingProduct(w, p.loadUnaligned(as: SIMD8<Float>.self))
+                a1 = a1.addingProduct(w, p.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self))
             }
             UnsafeMutableRawPointer(out + j).storeBytes(of: a0, as: SIMD8<Float>.self)
             UnsafeMutableRawPointer(out + j + 8).storeBytes(of: a1, as: SIMD8<Float>.self)
@@ -176,7 +178,7 @@ func combineRows(_ rows: [UnsafePointer<Float>], weights: UnsafeBufferPointer<Fl
         }
         while j < count {
             var a: Float = 0
-            for k in 0..<taps { a += weights[k] * r[k][j] }
+            for k in 0..<taps { a = a.addingProduct(weights[k], r[k][j]) }
             out[j] = a
             j += 1
         }
