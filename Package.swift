@@ -11,7 +11,8 @@ let swiftSettings: [SwiftSetting] = [
 /// wide instead of SSE2's 4. `DEPTHBOOK_PORTABLE=1` at build time keeps the generic x86-64 baseline.
 var vectorSettings: [SwiftSetting] {
     #if arch(x86_64)
-    if ProcessInfo.processInfo.environment["DEPTHBOOK_PORTABLE"] == nil {
+    let portable = ProcessInfo.processInfo.environment["DEPTHBOOK_PORTABLE"].map { !$0.isEmpty && $0 != "0" } ?? false
+    if !portable {
         return [.unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release))]
     }
     #endif

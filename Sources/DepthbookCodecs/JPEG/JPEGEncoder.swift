@@ -22,7 +22,7 @@ public enum JPEGEncoder {
     /// Encodes `width` × `height` tightly packed RGB samples.
     public static func encode(rgb: UnsafeBufferPointer<UInt8>, width: Int, height: Int, quality: Int = 85,
                               threads: Int = 1) throws -> [UInt8] {
-        let plan = StripPlan(width: width, height: height, mcuSize: 16, strips: threads)
+        let plan = StripPlan.forRGB(width: width, height: height, threads: threads)
         guard let plan, rgb.count >= width * height * 3, let base = rgb.baseAddress else {
             return try compress(rgb, width: width, height: height, channels: 3, quality: quality)
         }
@@ -38,7 +38,16 @@ public enum JPEGEncoder {
         /// MCUs in one full strip: the restart interval.
         let restartInterval: Int
 
-        /// Nil when one strip would do (one thread, or an image under two MCU rows per strip).
+        /// The plan for 4:2:0 RGB on `threads` cores: twice as many strips as threads when the image is tall
+        /// enough (strips of more detail take longer to encode; smaller pieces keep every core busy to the end),
+        /// else one per thread. Nil for one thread or a short image.
+        static func forRGB(width: Int, height: Int, threads: Int) -> StripPlan? {
+            guard threads > 1 else { return nil }
+            return StripPlan(width: width, height: height, mcuSize: 16, strips: 2 * threads)
+                ?? StripPlan(width: width, height: height, mcuSize: 16, strips: threads)
+        }
+
+        /// Nil when one strip would do (one strip asked for, or an image under two MCU rows per strip).
         init?(width: Int, height: Int, mcuSize: Int, strips: Int) {
             guard strips > 1, width > 0, width <= 65_500, height <= 65_500 else { return nil }
             let mcuRows = (height + mcuSize - 1) / mcuSize, mcusPerRow = (width + mcuSize - 1) / mcuSize

@@ -33,7 +33,7 @@ public struct Evaluator: Sendable {
             bytes.withUnsafeMutableBufferPointer { dst in
                 let rowLength = buffer.width * buffer.channels
                 let s = src.baseAddress!, d = dst.baseAddress!
-                context.parallelRows(buffer.height) { rows in
+                context.parallelRows(buffer.height, samplesPerRow: rowLength) { rows in
                     quantize(s + rows.lowerBound * rowLength, d + rows.lowerBound * rowLength, rows.count * rowLength)
                 }
             }

@@ -99,7 +99,7 @@ extension PointwiseFilter {
         return PixelBuffer(region: region, channels: outputChannels) { out in
             let outBase = out.baseAddress!
             withPointers(inputs) { pointers in
-                context.parallelRows(region.height) { rows in
+                context.parallelRows(region.height, samplesPerRow: width * outputChannels) { rows in
                     var rowPointers = pointers
                     for y in rows {
                         for i in pointers.indices { rowPointers[i] = pointers[i] + y * width * inputChannels[i] }

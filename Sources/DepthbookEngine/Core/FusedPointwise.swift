@@ -126,7 +126,7 @@ struct FusedPointwise {
         let width = region.width
         let segment = Self.segment
         withPointers(buffers) { bufferBases in
-            context.parallelRows(region.height) { rows in
+            context.parallelRows(region.height, samplesPerRow: width * outputChannels) { rows in
                 // Per-band scratch registers.
                 let scratch = registerChannels.map { UnsafeMutablePointer<Float>.allocate(capacity: segment * $0) }
                 defer { scratch.forEach { $0.deallocate() } }

@@ -1,17 +1,23 @@
 import Dispatch
 
 extension RenderContext {
+    /// Samples a band must hold at least when the caller says how long its rows are.
+    static let minimumBandSamples = 32_768
+
     /// Runs `body` over `0..<count` split into contiguous bands, on up to `threads` cores.
     ///
+    /// `samplesPerRow` (when known) keeps every band at `minimumBandSamples` or more: waking another core
+    /// costs tens of microseconds, more than a 320×240 mask's whole morphology pass.
     /// Use only for work where every index is computed independently, so the banding cannot change results.
-    public func parallelRows(_ count: Int, minimumBand: Int = 4, _ body: (Range<Int>) -> Void) {
+    public func parallelRows(_ count: Int, minimumBand: Int = 4, samplesPerRow: Int = 0, _ body: (Range<Int>) -> Void) {
         if count <= 0 { return }
-        let workers = min(threads, max(1, count / max(1, minimumBand)))
+        let band = max(1, minimumBand, samplesPerRow > 0 ? Self.minimumBandSamples / samplesPerRow : 0)
+        let workers = min(threads, max(1, count / band))
         if workers <= 1 {
             body(0..<count)
             return
         }
-        let bands = min(count, workers * 4)
+        let bands = min(count / band, workers * 4)
         withoutActuallyEscaping(body) { body in
             // Bands write disjoint outputs; the closure is only called while this function runs.
             let work = UncheckedSendable(body)

@@ -104,7 +104,7 @@ public struct Morphology: Filter {
             horizontal.withUnsafeMutableBufferPointer { hb in
                 let s = src.baseAddress!, h = SendablePointer(hb.baseAddress!)
                 let maxW = distinct.last ?? 0
-                context.parallelRows(rowCount) { band in
+                context.parallelRows(rowCount, samplesPerRow: n * ch * max(1, maxW)) { band in
                     let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 4 * (n + 2 * maxW + 1))
                     defer { scratch.deallocate() }
                     let padded = scratch, fwd = scratch + (n + 2 * maxW + 1)
@@ -144,7 +144,7 @@ public struct Morphology: Filter {
             let o = SendablePointer(out.baseAddress!)
             horizontal.withUnsafeBufferPointer { hb in
                 let h = hb.baseAddress!
-                context.parallelRows(region.height) { band in
+                context.parallelRows(region.height, samplesPerRow: n * ch * widths.count) { band in
                     for y in band {
                         let dst = o.pointer + y * n * ch
                         for (d, wi) in widthIndex.enumerated() {

@@ -37,7 +37,7 @@ struct Resampler {
                     temp.withUnsafeMutableBufferPointer { tmp in
                         let s = src.baseAddress!, t = SendablePointer(tmp.baseAddress!)
                         let hiP = hi.baseAddress!, hwP = hw.baseAddress!
-                        context.parallelRows(rows.height) { band in
+                        context.parallelRows(rows.height, samplesPerRow: outW * ch * hTaps) { band in
                             for r in band {
                                 let inRow = s + ((rows.y + r - inRegion.y) * inRegion.width - inRegion.x) * ch
                                 let outRow = t.pointer + r * outW * ch
@@ -86,7 +86,7 @@ struct Resampler {
             let o = SendablePointer(out.baseAddress!)
             temp.withUnsafeBufferPointer { tmp in
                 let t = tmp.baseAddress!
-                context.parallelRows(region.height) { band in
+                context.parallelRows(region.height, samplesPerRow: rowLength * vTaps) { band in
                     for y in band {
                         let dst = o.pointer + y * rowLength
                         if skipsNaN {

@@ -30,7 +30,7 @@ struct SeparableConvolution {
             temp.withUnsafeMutableBufferPointer { tmp in
               blockValues.withUnsafeMutableBufferPointer { bv in
                 let s = src.baseAddress!, t = SendablePointer(tmp.baseAddress!), bvp = SendablePointer(bv.baseAddress!)
-                context.parallelRows(rowCount) { band in
+                context.parallelRows(rowCount, samplesPerRow: n) { band in
                     let padded = UnsafeMutablePointer<Float>.allocate(capacity: paddedLength + 8)
                     let runEnd = UnsafeMutablePointer<Int32>.allocate(capacity: paddedLength + 8)
                     defer { padded.deallocate(); runEnd.deallocate() }
@@ -61,7 +61,7 @@ struct SeparableConvolution {
               blockValues.withUnsafeBufferPointer { bv in
                 let t = tmp.baseAddress!, bvp = bv.baseAddress!
                 vw.withUnsafeBufferPointer { w in
-                    context.parallelRows(region.height) { band in
+                    context.parallelRows(region.height, samplesPerRow: n) { band in
                         var rows = [UnsafePointer<Float>](repeating: t, count: 2 * ry + 1)
                         var rowBlocks = [UnsafePointer<Float>](repeating: bvp, count: 2 * ry + 1)
                         for y in band {
