@@ -1,3 +1,4 @@
+import Foundation
 import DepthbookEngine
 import DepthbookTestSupport
 import Testing
@@ -11,6 +12,50 @@ struct GaussianBlurTests {
         let reference = try PythonReference("gaussian.py").run(
             [raster.samples], arguments: ["\(width)", "\(height)", "\(channels)", "\(sigma)"])
         #expect(EngineFixtures.maxDifference(ours.samples, reference) < 2e-5)
+    }
+
+    /// A mask-like plane (large flat areas, sharp edges, a noisy patch) takes the flat-block shortcuts in both
+    /// passes; every value must still be exactly the plain tap-by-tap sum (a chain of fused multiply-adds in
+    /// tap order, edges clamped), written out here from the definition.
+    @Test(arguments: [(203, 157, 1, 3.0), (131, 77, 3, 2.0), (70, 300, 1, 6.0)])
+    func flatBlocksGiveTheTapSums(width: Int, height: Int, channels: Int, sigma: Double) throws {
+        var raster = Raster<Float>(width: width, height: height, channels: channels, repeating: 0)
+        let noise = EngineFixtures.noise(width: width, height: height, channels: channels, seed: 5)
+        for y in 0..<height {
+            for x in 0..<width {
+                for c in 0..<channels {
+                    let inDisc = (x - width / 2) * (x - width / 2) + (y - height / 3) * (y - height / 3) < width * width / 9
+                    let patch = x > width * 3 / 4 && y > height * 2 / 3
+                    // Flat values whose products with the weights round (0.7, 0.3, 0.1...), so a shortcut that
+                    // summed in another order would show.
+                    raster[x, y, c] = patch ? noise[x, y, c] : (inDisc ? 0.7 : (y > height * 3 / 4 ? 0.3 : 0.1 + 0.2 * Float(c)))
+                }
+            }
+        }
+        let node = try EngineFixtures.source(raster).applying(GaussianBlur(sigma: sigma))
+        let ours = try Evaluator().render(node, RenderTarget(size: node.extent))
+
+        let radius = Int((3 * sigma).rounded(.up))
+        let exact = (-radius...radius).map { k in exp(-Double(k * k) / (2 * sigma * sigma)) }
+        let weights = exact.map { Float($0 / exact.reduce(0, +)) }
+        func tapSum(_ sample: (Int) -> Float) -> Float {
+            var a: Float = 0
+            for (k, w) in weights.enumerated() { a = a.addingProduct(w, sample(k - radius)) }
+            return a
+        }
+        var horizontal = raster
+        for y in 0..<height { for x in 0..<width { for c in 0..<channels {
+            horizontal[x, y, c] = tapSum { raster[min(width - 1, max(0, x + $0)), y, c] }
+        } } }
+        var expected = raster
+        for y in 0..<height { for x in 0..<width { for c in 0..<channels {
+            expected[x, y, c] = tapSum { horizontal[x, min(height - 1, max(0, y + $0)), c] }
+        } } }
+        #expect(ours.samples == expected.samples)
+        // Any region and thread count: the same values.
+        let rect = PixelRect(x: width / 5, y: height / 7, width: width / 2 + 3, height: height / 2 + 1)
+        let part = try Evaluator(context: RenderContext(threads: 3)).render(node, RenderTarget(size: node.extent, region: rect))
+        #expect(part.samples == ours.cropped(to: rect).samples)
     }
 
     /// Large σ takes the constant-cost pyramid: within 0.5 % of SciPy's exact Gaussian on a noisy gradient.

@@ -32,24 +32,20 @@ struct SeparableConvolution {
                 let s = src.baseAddress!, t = SendablePointer(tmp.baseAddress!), bvp = SendablePointer(bv.baseAddress!)
                 context.parallelRows(rowCount, samplesPerRow: n) { band in
                     let padded = UnsafeMutablePointer<Float>.allocate(capacity: paddedLength + 8)
-                    let runEnd = UnsafeMutablePointer<Int32>.allocate(capacity: paddedLength + 8)
-                    defer { padded.deallocate(); runEnd.deallocate() }
+                    let chunkValues = UnsafeMutablePointer<Float>.allocate(capacity: paddedLength / 16 + 2)
+                    defer { padded.deallocate(); chunkValues.deallocate() }
                     for r in band {
                         let y = rowsFirst + r
                         let row = s + (y - inR.y) * inR.width * ch
                         copyClampedRow(row, rowX: inR.x, channels: ch, startX: region.x - rx,
                                        count: region.width + 2 * rx, frame: frame, into: padded)
-                        markRuns(padded, paddedLength, runEnd)
+                        markConstantChunks(padded, paddedLength, chunkValues)
                         let out = t.pointer + r * n
                         hw.withUnsafeBufferPointer { w in
-                            convolveRow(UnsafePointer(padded), stride: ch, weights: w, out: out, count: n, runEnd: runEnd)
+                            convolveRow(UnsafePointer(padded), stride: ch, weights: w, out: out, count: n,
+                                        chunkValues: chunkValues)
                         }
-                        for b in 0..<blocks {
-                            let v = out[b * 16]
-                            var constant = true
-                            for i in 1..<16 where out[b * 16 + i] != v { constant = false; break }
-                            bvp.pointer[r * blocks + b] = constant ? v : .nan
-                        }
+                        markConstantChunks(out, blocks * 16, bvp.pointer + r * blocks)
                     }
                 }
               }
@@ -57,39 +53,90 @@ struct SeparableConvolution {
         }
         return PixelBuffer(region: region, channels: ch) { out in
             let o = SendablePointer(out.baseAddress!)
+            // How many rows from each one down keep a block's constant value: a vertical window of rows is
+            // one value when its top row's run reaches its bottom row (one test instead of one per tap).
+            let runs = sameValueRuns(blockValues, rows: rowCount, columns: blocks)
             temp.withUnsafeBufferPointer { tmp in
               blockValues.withUnsafeBufferPointer { bv in
-                let t = tmp.baseAddress!, bvp = bv.baseAddress!
+               runs.withUnsafeBufferPointer { rb in
+                let t = tmp.baseAddress!, bvp = bv.baseAddress!, rp = rb.baseAddress!
                 vw.withUnsafeBufferPointer { w in
                     context.parallelRows(region.height, samplesPerRow: n) { band in
                         var rows = [UnsafePointer<Float>](repeating: t, count: 2 * ry + 1)
-                        var rowBlocks = [UnsafePointer<Float>](repeating: bvp, count: 2 * ry + 1)
                         for y in band {
                             for k in 0...(2 * ry) {
                                 let sy = min(frame.maxY - 1, max(frame.y, region.y + y - ry + k))
                                 rows[k] = t + (sy - rowsFirst) * n
-                                rowBlocks[k] = bvp + (sy - rowsFirst) * blocks
                             }
-                            combineRows(rows, weights: w, out: o.pointer + y * n, count: n, blockValues: rowBlocks)
+                            // The clamped window covers rows top...bottom of the frame, each at least once.
+                            let top = max(frame.y, region.y + y - ry) - rowsFirst
+                            let bottom = min(frame.maxY - 1, region.y + y + ry) - rowsFirst
+                            combineRows(rows, weights: w, out: o.pointer + y * n, count: n,
+                                        blockValues: bvp + top * blocks, runs: rp + top * blocks, windowRows: bottom - top + 1)
                         }
                     }
                 }
+               }
               }
             }
         }
     }
 }
 
-/// runEnd[i] = the first index after i whose value differs from src[i] (NaN never equals anything).
-@inline(__always)
-func markRuns(_ src: UnsafePointer<Float>, _ count: Int, _ runEnd: UnsafeMutablePointer<Int32>) {
-    if count == 0 { return }
-    runEnd[count - 1] = Int32(count)
-    var i = count - 2
-    while i >= 0 {
-        runEnd[i] = src[i] == src[i + 1] ? runEnd[i + 1] : Int32(i + 1)
-        i -= 1
+/// runs[r][b] = how many rows from r down have the value of values[r][b] in column b (1 at least; NaN
+/// never equals anything, so a NaN's run is 1).
+func sameValueRuns(_ values: [Float], rows: Int, columns: Int) -> [Int32] {
+    var runs = [Int32](repeating: 1, count: rows * columns)
+    values.withUnsafeBufferPointer { v in
+        runs.withUnsafeMutableBufferPointer { r in
+            var row = rows - 2
+            while row >= 0 {
+                let here = row * columns, below = here + columns
+                for b in 0..<columns where v[here + b] == v[below + b] { r[here + b] = r[below + b] + 1 }
+                row -= 1
+            }
+        }
     }
+    return runs
+}
+
+/// values[c] = the common value of src[16c ..< 16c + 16] (the last chunk clipped to `count`) when all its
+/// samples are equal, else NaN (as it is for a chunk of NaNs).
+@inline(__always)
+func markConstantChunks(_ src: UnsafePointer<Float>, _ count: Int, _ values: UnsafeMutablePointer<Float>) {
+    // Compared as bit patterns, OR-ed together without branches so the loop vectorises.
+    let bits = UnsafeRawPointer(src).assumingMemoryBound(to: UInt32.self)
+    var c = 0
+    while (c + 1) * 16 <= count {
+        let chunk = bits + c &* 16
+        let first = chunk[0]
+        var differ: UInt32 = 0
+        for i in 1..<16 { differ |= chunk[i] ^ first }
+        let value = Float(bitPattern: first)
+        values[c] = differ == 0 && value == value ? value : .nan
+        c += 1
+    }
+    if c * 16 < count {
+        let first = src[c * 16]
+        var constant = true
+        for i in (c * 16 + 1)..<count where src[i] != first { constant = false; break }
+        values[c] = constant ? first : .nan
+    }
+}
+
+/// Whether src[start ..< start + span] is one value by the chunks it overlaps (conservative: a window inside
+/// constant chunks of one value; a constant window overlapping a mixed chunk is simply convolved).
+@inline(__always)
+func constantWindow(_ values: UnsafePointer<Float>, start: Int, span: Int) -> Float? {
+    let first = start >> 4, last = (start + span - 1) >> 4
+    let c = values[first]
+    if c != c { return nil }
+    var k = first + 1
+    while k <= last {
+        if values[k] != c { return nil }
+        k += 1
+    }
+    return c
 }
 
 /// Σ_k w[k] · c summed in tap order: bit for bit what the SIMD loops give for a constant window. Every sum
@@ -102,18 +149,18 @@ func constantResponse(_ c: Float, _ weights: UnsafeBufferPointer<Float>) -> Floa
     return a
 }
 
-/// out[j] = Σ_k w[k] · src[j + k·stride] for j in 0..<count. Blocks of 16 whose whole window is one value
-/// (per `runEnd`) get `constantResponse` instead of the taps: the same bits, at a fraction of the cost.
+/// out[j] = Σ_k w[k] · src[j + k·stride] for j in 0..<count. Blocks of 16 whose whole window lies in constant
+/// 16-sample chunks of one value (`chunkValues`, from `markConstantChunks`) get `constantResponse` instead of
+/// the taps: the same bits, at a fraction of the cost.
 @inline(__always)
 func convolveRow(_ src: UnsafePointer<Float>, stride: Int, weights: UnsafeBufferPointer<Float>,
-                 out: UnsafeMutablePointer<Float>, count: Int, runEnd: UnsafePointer<Int32>) {
+                 out: UnsafeMutablePointer<Float>, count: Int, chunkValues: UnsafePointer<Float>) {
     let taps = weights.count
     let span = 16 + (taps - 1) * stride
     var lastConstant = Float.nan, lastResponse = Float.nan
     var j = 0
     while j + 16 <= count {
-        if Int(runEnd[j]) >= j + span {
-            let c = src[j]
+        if let c = constantWindow(chunkValues, start: j, span: span) {
             if c != lastConstant {
                 lastConstant = c
                 lastResponse = constantResponse(c, weights)
@@ -141,21 +188,21 @@ func convolveRow(_ src: UnsafePointer<Float>, stride: Int, weights: UnsafeBuffer
     }
 }
 
-/// out[j] = Σ_k w[k] · rows[k][j] for j in 0..<count. A 16-block where every row's block is the same
-/// constant (`blockValues[k][block]`) gets `constantResponse`: the same bits as the taps.
+/// out[j] = Σ_k w[k] · rows[k][j] for j in 0..<count. A 16-block where every row of the window holds the same
+/// constant (`blockValues` of the window's top row, whose `runs` reach `windowRows` down) gets
+/// `constantResponse`: the same bits as the taps.
 @inline(__always)
 func combineRows(_ rows: [UnsafePointer<Float>], weights: UnsafeBufferPointer<Float>,
-                 out: UnsafeMutablePointer<Float>, count: Int, blockValues: [UnsafePointer<Float>]) {
+                 out: UnsafeMutablePointer<Float>, count: Int, blockValues: UnsafePointer<Float>,
+                 runs: UnsafePointer<Int32>, windowRows: Int) {
     let taps = weights.count
     var lastConstant = Float.nan, lastResponse = Float.nan
     rows.withUnsafeBufferPointer { r in
         var j = 0
         while j + 16 <= count {
-            let c = blockValues[0][j / 16]
+            let c = blockValues[j / 16]
             if c == c {
-                var same = true
-                for k in 1..<taps where blockValues[k][j / 16] != c { same = false; break }
-                if same {
+                if Int(runs[j / 16]) >= windowRows {
                     if c != lastConstant {
                         lastConstant = c
                         lastResponse = constantResponse(c, weights)
