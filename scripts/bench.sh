@@ -5,7 +5,9 @@
 #   scripts/bench.sh [--sizes preview,full,real] [--pipelines P1,P2,P3] [--repeat 7]
 #
 # Env: PEERS (default "cv2 vips pillow numpy jpeg": which ../shared/peers/peer_*.py to run), PEERS_DIR,
-# OUT (JSON lines, default /tmp/depthbook_bench.jsonl). Installs the peers' Python packages and libvips if missing.
+# OUT (JSON lines, default /tmp/depthbook_bench.jsonl), ROUNDS (default 1: how many times Depthbook and the
+# peers run, alternately; each side's fastest median counts, so a slow spell of a shared machine does not
+# decide a ratio). Installs the peers' Python packages and libvips if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEERS_DIR=${PEERS_DIR:-../shared/peers}
@@ -29,10 +31,12 @@ swift build -c release --product depthbook >&2
 sync
 sleep 2
 : > "$OUT"
-echo "== depthbook" >&2
-.build/release/depthbook bench --json "$@" | tee -a "$OUT"
-for peer in $PEERS; do
-  echo "== peer $peer" >&2
-  (cd "$PEERS_DIR" && OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python3 "peer_$peer.py" "$@") | tee -a "$OUT" || echo "peer $peer failed" >&2
+for round in $(seq 1 "${ROUNDS:-1}"); do
+  echo "== round $round: depthbook" >&2
+  .build/release/depthbook bench --json "$@" | tee -a "$OUT"
+  for peer in $PEERS; do
+    echo "== round $round: peer $peer" >&2
+    (cd "$PEERS_DIR" && OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python3 "peer_$peer.py" "$@") | tee -a "$OUT" || echo "peer $peer failed" >&2
+  done
 done
 python3 scripts/bench_compare.py "$OUT"
