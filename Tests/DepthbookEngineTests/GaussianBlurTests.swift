@@ -58,6 +58,24 @@ struct GaussianBlurTests {
         #expect(part.samples == ours.cropped(to: rect).samples)
     }
 
+    /// A blur of an upscaled plane reads the upscale row by row (never materialised): the values must be those
+    /// of the same blur over the upscaled plane rendered first, for the whole frame and for any region.
+    @Test(arguments: [(40, 30, 160, 120, 2.0), (33, 17, 100, 51, 6.0), (9, 9, 70, 70, 1.0)])
+    func blurOfAnUpscaleStreamsTheSameValues(inW: Int, inH: Int, outW: Int, outH: Int, sigma: Double) throws {
+        var small = EngineFixtures.noise(width: inW, height: inH, channels: 1, seed: 11)
+        for i in small.samples.indices where i % 5 != 0 { small.samples[i] = small.samples[i] > 0.5 ? 1 : 0 }
+        let up = try EngineFixtures.source(small).applying(Resample(to: PixelSize(width: outW, height: outH)))
+        let streamed = try up.applying(GaussianBlur(sigma: sigma))
+        let frame = RenderTarget(size: streamed.extent)
+        let upscaled = try Evaluator().render(up, frame)
+        let stored = Raster<Float>(width: outW, height: outH, channels: 1, samples: upscaled.samples)
+        let reference = try Evaluator().render(EngineFixtures.source(stored, id: "upscaled").applying(GaussianBlur(sigma: sigma)), frame)
+        #expect(try Evaluator().render(streamed, frame).samples == reference.samples)
+        let rect = PixelRect(x: outW / 3, y: outH / 4, width: outW / 2, height: outH / 2)
+        let part = try Evaluator(context: RenderContext(threads: 3)).render(streamed, RenderTarget(size: streamed.extent, region: rect))
+        #expect(part.samples == reference.cropped(to: rect).samples)
+    }
+
     /// Large σ takes the constant-cost pyramid: within 0.5 % of SciPy's exact Gaussian on a noisy gradient.
     @Test(arguments: [(97, 61, 1, 14.0), (130, 90, 3, 30.0), (50, 7, 1, 60.0)])
     func largeSigmaIsCloseToScipy(width: Int, height: Int, channels: Int, sigma: Double) throws {

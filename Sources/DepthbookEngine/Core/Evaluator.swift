@@ -62,15 +62,21 @@ public struct Evaluator: Sendable {
             output = try FusedPointwise(root: node, target: target, evaluator: self).runToFloats()
         } else {
             let targets = filter.inputTargets(for: target, extent: node.extent, inputExtents: node.inputs.map(\.extent))
-            var buffers: [PixelBuffer] = []
-            buffers.reserveCapacity(node.inputs.count)
-            for (input, inputTarget) in zip(node.inputs, targets) {
-                buffers.append(try evaluate(input, inputTarget))
-            }
-            try context.checkCancelled()
             let request = RenderRequest(target: target, extent: node.extent, inputTargets: targets,
                                         inputExtents: node.inputs.map(\.extent))
-            output = try filter.render(buffers, request, context: context)
+            if let streaming = filter as? any RowStreamingFilter, streaming.canStream(request),
+               let rows = try streamedInput(of: node, target: targets[0]) {
+                try context.checkCancelled()
+                output = try streaming.render(streaming: rows, request, context: context)
+            } else {
+                var buffers: [PixelBuffer] = []
+                buffers.reserveCapacity(node.inputs.count)
+                for (input, inputTarget) in zip(node.inputs, targets) {
+                    buffers.append(try evaluate(input, inputTarget))
+                }
+                try context.checkCancelled()
+                output = try filter.render(buffers, request, context: context)
+            }
         }
         context.countMiss()
         context.cache?.store(node.key, size: target.size, output)

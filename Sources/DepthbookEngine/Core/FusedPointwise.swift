@@ -223,6 +223,20 @@ struct ResampledRows {
         }
     }
 
+    /// Writes `count` pixels of row `row` starting at frame column `startX`, columns outside the frame taking
+    /// the value of its nearest edge column (clamp-to-extent), as `copyClampedRow` does for a stored plane.
+    /// The columns inside the frame must lie in `region`.
+    func fillClamped(row: Int, from startX: Int, count: Int, frame: PixelRect, into out: UnsafeMutablePointer<Float>,
+                     rows: HorizontalRowCache) {
+        let ch = input.channels
+        let x0 = max(frame.x, startX), x1 = min(frame.maxX, startX + count)
+        let lead = x0 - startX, inside = x1 - x0
+        fill(row: row, from: x0 - region.x, count: inside, into: out + lead * ch, rows: rows)
+        for i in 0..<lead { for c in 0..<ch { out[i * ch + c] = out[lead * ch + c] } }
+        let last = (lead + inside - 1) * ch
+        for i in (lead + inside)..<count { for c in 0..<ch { out[i * ch + c] = out[last + c] } }
+    }
+
     /// Σ of two horizontal taps from 0 in tap order (the general loop's arithmetic).
     @inline(__always)
     static func twoTaps(_ w: UnsafePointer<Float>, _ i: UnsafePointer<Int32>, _ r: UnsafePointer<Float>, _ o: Int) -> Float {

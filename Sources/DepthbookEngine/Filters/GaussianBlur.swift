@@ -50,3 +50,13 @@ public struct GaussianBlur: Filter {
         return convolution(scale: request.scale).run(inputs[0], region: request.region, frame: request.target.frame, context: context)
     }
 }
+
+extension GaussianBlur: RowStreamingFilter {
+    /// The exact kernel reads rows; the pyramid (large σ) works on whole planes.
+    func canStream(_ request: RenderRequest) -> Bool { sigma * request.scale <= Self.exactLimit }
+
+    func render(streaming rows: ResampledRows, _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer {
+        convolution(scale: request.scale).run(.resampled(rows), region: request.region, frame: request.target.frame,
+                                              context: context)
+    }
+}

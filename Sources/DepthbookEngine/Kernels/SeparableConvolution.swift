@@ -13,10 +13,25 @@ struct SeparableConvolution {
         region.insetBy(dx: -radiusX, dy: -radiusY).intersection(frame)
     }
 
+    /// Where the horizontal pass reads its rows: a materialised plane, or a resampling made row by row.
+    enum Input {
+        case buffer(PixelBuffer)
+        case resampled(ResampledRows)
+    }
+
     func run(_ input: PixelBuffer, region: PixelRect, frame: PixelRect, context: RenderContext) -> PixelBuffer {
-        let ch = input.channels
+        run(.buffer(input), region: region, frame: frame, context: context)
+    }
+
+    func run(_ input: Input, region: PixelRect, frame: PixelRect, context: RenderContext) -> PixelBuffer {
+        let ch: Int, inR: PixelRect, source: [Float], streamed: ResampledRows?
+        switch input {
+        case .buffer(let buffer):
+            (ch, inR, source, streamed) = (buffer.channels, buffer.region, buffer.samples, nil)
+        case .resampled(let rows):
+            (ch, inR, source, streamed) = (rows.input.channels, rows.region, [], rows)
+        }
         let rx = radiusX, ry = radiusY
-        let inR = input.region
         let rowsFirst = max(frame.y, region.y - ry), rowsEnd = min(frame.maxY, region.maxY + ry)
         let rowCount = rowsEnd - rowsFirst
         let n = region.width * ch
@@ -26,19 +41,25 @@ struct SeparableConvolution {
         let blocks = n / 16
         var blockValues = [Float](repeating: .nan, count: rowCount * blocks)
         let paddedLength = (region.width + 2 * rx) * ch
-        input.samples.withUnsafeBufferPointer { src in
+        source.withUnsafeBufferPointer { src in
             temp.withUnsafeMutableBufferPointer { tmp in
               blockValues.withUnsafeMutableBufferPointer { bv in
-                let s = src.baseAddress!, t = SendablePointer(tmp.baseAddress!), bvp = SendablePointer(bv.baseAddress!)
+                let t = SendablePointer(tmp.baseAddress!), bvp = SendablePointer(bv.baseAddress!)
                 context.parallelRows(rowCount, samplesPerRow: n) { band in
                     let padded = UnsafeMutablePointer<Float>.allocate(capacity: paddedLength + 8)
                     let chunkValues = UnsafeMutablePointer<Float>.allocate(capacity: paddedLength / 16 + 2)
                     defer { padded.deallocate(); chunkValues.deallocate() }
+                    let rowCache = streamed.map { _ in HorizontalRowCache(segment: paddedLength) }
                     for r in band {
                         let y = rowsFirst + r
-                        let row = s + (y - inR.y) * inR.width * ch
-                        copyClampedRow(row, rowX: inR.x, channels: ch, startX: region.x - rx,
-                                       count: region.width + 2 * rx, frame: frame, into: padded)
+                        if let streamed, let rowCache {
+                            streamed.fillClamped(row: y - inR.y, from: region.x - rx, count: region.width + 2 * rx,
+                                                 frame: frame, into: padded, rows: rowCache)
+                        } else {
+                            let row = src.baseAddress! + (y - inR.y) * inR.width * ch
+                            copyClampedRow(row, rowX: inR.x, channels: ch, startX: region.x - rx,
+                                           count: region.width + 2 * rx, frame: frame, into: padded)
+                        }
                         markConstantChunks(padded, paddedLength, chunkValues)
                         let out = t.pointer + r * n
                         hw.withUnsafeBufferPointer { w in
