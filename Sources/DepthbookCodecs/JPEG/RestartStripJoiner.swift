@@ -11,6 +11,9 @@ struct RestartStripJoiner {
     /// MCUs in one strip of full height: the restart interval.
     let restartInterval: Int
     private var header: [UInt8] = []
+    /// Where SOF's height field and the SOS segment sit in `header`.
+    private var sofHeightOffset = 0
+    private var sosOffset = 0
     private var scans: [ArraySlice<UInt8>] = []
 
     init(restartInterval: Int) {
@@ -63,6 +66,8 @@ struct RestartStripJoiner {
         let strip = try Self.parts(of: jpeg)
         if header.isEmpty {
             header = Array(strip.header)
+            sofHeightOffset = strip.sofHeightOffset
+            sosOffset = strip.sosOffset
         } else {
             var normalised = Array(strip.header)
             normalised[strip.sofHeightOffset] = header[strip.sofHeightOffset]
@@ -80,14 +85,13 @@ struct RestartStripJoiner {
         guard (1...65_535).contains(restartInterval), (1...65_535).contains(height) else {
             throw PhotoError.encodingFailed("restart interval \(restartInterval) or height \(height) does not fit a JPEG")
         }
-        let parts = try Self.parts(of: header + [0xFF, 0xD9])
         var out: [UInt8] = []
         out.reserveCapacity(header.count + 6 + scans.reduce(0) { $0 + $1.count + 2 } + 2)
-        out += header[0..<parts.sosOffset]
-        out[parts.sofHeightOffset] = UInt8(height >> 8)
-        out[parts.sofHeightOffset + 1] = UInt8(height & 0xFF)
+        out += header[0..<sosOffset]
+        out[sofHeightOffset] = UInt8(height >> 8)
+        out[sofHeightOffset + 1] = UInt8(height & 0xFF)
         out += [0xFF, 0xDD, 0x00, 0x04, UInt8(restartInterval >> 8), UInt8(restartInterval & 0xFF)]
-        out += header[parts.sosOffset...]
+        out += header[sosOffset...]
         for (k, scan) in scans.enumerated() {
             if k > 0 { out += [0xFF, 0xD0 + UInt8((k - 1) % 8)] }
             out += scan

@@ -109,13 +109,14 @@ public struct Morphology: Filter {
                     defer { scratch.deallocate() }
                     let padded = scratch, fwd = scratch + (n + 2 * maxW + 1)
                     let bwd = fwd + (n + 2 * maxW + 1), out = bwd + (n + 2 * maxW + 1)
+                    var planes = [UnsafeMutablePointer<Float>](repeating: h.pointer, count: distinct.count)
                     for r in band {
                         let row = s + (rowsFirst + r - inR.y) * inR.width * ch
                         if ch == 1 && useSteps {
                             // One padded copy, then every half-width grown one step at a time.
                             copyClampedRow(row, rowX: inR.x, channels: 1, startX: region.x - maxW, count: n + 2 * maxW,
                                            frame: frame, into: padded)
-                            let planes = distinct.indices.map { h.pointer + $0 * planeLength + r * n }
+                            for i in planes.indices { planes[i] = h.pointer + i * planeLength + r * n }
                             growingExtremum(padded, maxWidth: maxW, count: n, isMax: isMax, widths: distinct, into: planes)
                             continue
                         }

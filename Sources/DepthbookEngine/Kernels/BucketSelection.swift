@@ -72,26 +72,25 @@ struct BucketSelection {
             let b = bucket(v)
             if b == target { candidates.append(v) } else if b == nextBucket { nextMin = v < nextMin ? v : nextMin }
         }
-        return candidates.withUnsafeMutableBufferPointer { c in
-            let low = Statistics.select(c, rankInBucket)
-            guard withNext else { return (low, nil) }
-            if nextBucket != target { return (low, nextMin) }
-            // After selection everything right of the rank is ≥ it: the next order statistic is their minimum.
-            var next = Float.infinity
-            for i in (rankInBucket + 1)..<c.count { next = min(next, c[i]) }
-            return (low, next)
+        let (low, next) = candidates.withUnsafeMutableBufferPointer {
+            Self.select($0, rankInBucket, withNext: withNext && nextBucket == target)
         }
+        return (low, nextBucket == target ? next : nextMin)
     }
 
     /// Selection over a copy of every valid sample (ranges too wide or too narrow to bucket in floats).
     static func selectAll(_ samples: UnsafeBufferPointer<Float>, _ k: Int, withNext: Bool) -> (Float, Float?) {
         var values = samples.filter { !$0.isNaN }
-        return values.withUnsafeMutableBufferPointer { c in
-            let low = Statistics.select(c, k)
-            guard withNext else { return (low, nil) }
-            var next = Float.infinity
-            for i in (k + 1)..<c.count { next = min(next, c[i]) }
-            return (low, next)
-        }
+        return values.withUnsafeMutableBufferPointer { select($0, k, withNext: withNext) }
+    }
+
+    /// The k-th smallest of `values` (rearranged) and, when asked, the (k+1)-th: after selection everything
+    /// right of k is ≥ it, so the next order statistic is their minimum.
+    static func select(_ values: UnsafeMutableBufferPointer<Float>, _ k: Int, withNext: Bool) -> (Float, Float?) {
+        let low = Statistics.select(values, k)
+        guard withNext else { return (low, nil) }
+        var next = Float.infinity
+        for i in (k + 1)..<values.count { next = min(next, values[i]) }
+        return (low, next)
     }
 }
