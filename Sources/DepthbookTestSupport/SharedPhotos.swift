@@ -18,8 +18,12 @@ public enum SharedPhotos {
     /// `../shared/photos` relative to the repository root.
     public static let directory: URL = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/photos")
 
-    /// Whether the shared photos are present on this machine.
-    public static var available: Bool { FileManager.default.fileExists(atPath: directory.appendingPathComponent("facts.json").path) }
+    /// Whether the tests that read the shared photos should run: when they are present, and always under
+    /// `CI=true`, where a missing photo must fail those tests rather than skip them.
+    public static var available: Bool { isPresent || RunEnvironment.isCI }
+
+    /// Whether the shared photos are on this machine.
+    public static var isPresent: Bool { FileManager.default.fileExists(atPath: directory.appendingPathComponent("facts.json").path) }
 
     /// The path of a photo by file name (`bad/...` for the broken ones).
     public static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }

@@ -5,6 +5,7 @@ import Testing
 @testable import DepthbookCodecs
 
 /// PNG, JPEG and MPF building blocks against exact expectations.
+@Suite(.timeLimit(.minutes(5)))
 struct CodecTests {
     @Test(arguments: [8, 16])
     func pngGrayRoundTripIsExact(_ bits: Int) throws {
@@ -123,6 +124,7 @@ struct CodecTests {
 }
 
 /// The fast upright transform equals the engine's plain reference for every orientation and channel count.
+@Suite(.timeLimit(.minutes(5)))
 struct UprightTransformTests {
     @Test(arguments: Orientation.allCases)
     func matchesTheEngineReference(_ orientation: Orientation) {

@@ -6,6 +6,7 @@ import Testing
 @testable import DepthbookCodecs
 
 /// The JSON `depthbook inspect --json` prints: the field names, absent parts omitted.
+@Suite(.timeLimit(.minutes(5)))
 struct PhotoFactsTests {
     @Test func fieldsAndOmissions() throws {
         let portrait = RoundTripTests.syntheticPortrait()

@@ -4,6 +4,7 @@ import Testing
 @testable import DepthbookEffects
 
 /// `NotebookRenderer.frames`: the loop a GIF export encodes, for animated steps only.
+@Suite(.timeLimit(.minutes(5)))
 struct AnimationFramesTests {
     typealias S = EffectTestSupport
 

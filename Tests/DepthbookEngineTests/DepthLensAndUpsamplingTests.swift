@@ -3,6 +3,7 @@ import DepthbookTestSupport
 import Testing
 
 /// Lens distortion warps and their inverses; edge-preserving upsampling against bilinear; zoom crops.
+@Suite(.timeLimit(.minutes(5)))
 struct DepthLensAndUpsamplingTests {
     static let w = 64, h = 48
     static let image = DepthScenes.smoothImage(width: w, height: h)

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 /// The recipe graph itself: regions, tiling and threads, caching, cancellation.
+@Suite(.timeLimit(.minutes(5)))
 struct EvaluatorTests {
     /// A recipe mixing every kind of stage: a resampled, blurred, thresholded mask blending two images.
     func recipe() throws -> Node {
@@ -159,6 +160,7 @@ struct EvaluatorTests {
 }
 
 /// Every filter's parameter table is well formed: defaults inside ranges, unique names, documented.
+@Suite(.timeLimit(.minutes(5)))
 struct FilterCatalogTests {
     @Test func parameterTablesAreConsistent() {
         #expect(Set(FilterCatalog.all.map(\.name)).count == FilterCatalog.all.count)

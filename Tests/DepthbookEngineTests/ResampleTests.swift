@@ -2,6 +2,7 @@ import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct ResampleTests {
     @Test(arguments: [
         (7, 5, 1, 29, 21, ResamplingMethod.bilinear), (7, 5, 3, 28, 20, .bicubic), (13, 11, 1, 40, 31, .lanczos),

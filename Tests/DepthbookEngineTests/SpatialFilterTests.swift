@@ -2,6 +2,7 @@ import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct SpatialFilterTests {
     func reference(_ op: String, _ raster: Raster<Float>, _ params: [String], extra: [[Float]] = []) throws -> [Float] {
         try PythonReference("spatial.py").run([raster.samples] + extra,

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import DepthbookServer
 
+@Suite(.timeLimit(.minutes(5)))
 struct ProtocolCodingTests {
     func decode(_ text: String) -> (Int?, Result<StudioRequest, ProtocolError>) {
         let (id, result) = RequestDecoder.decode(Array(text.utf8))

@@ -3,8 +3,16 @@ import Synchronization
 import Testing
 @testable import DepthbookServer
 
-/// Fair sharing, checked by sequencing with semaphores rather than by timing.
+/// Fair sharing, checked by sequencing with semaphores rather than by timing. Every wait is bounded, so a
+/// pool that never runs a job fails the test instead of hanging it.
+@Suite(.timeLimit(.minutes(2)))
 struct RenderPoolTests {
+    /// Waits for `count` signals, 10 s at most in all; false if they did not all come.
+    static func awaitSignals(_ semaphore: DispatchSemaphore, count: Int) -> Bool {
+        let deadline = DispatchTime.now() + 10
+        return (0..<count).allSatisfy { _ in semaphore.wait(timeout: deadline) == .success }
+    }
+
     final class Log: Sendable {
         let entries = Mutex<[String]>([])
         func add(_ s: String) { entries.withLock { $0.append(s) } }
@@ -17,12 +25,12 @@ struct RenderPoolTests {
         let gate = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         // A's first job holds the only worker until everything is queued.
-        pool.submit(owner: 1) { log.add("A0"); gate.wait(); done.signal() }
+        pool.submit(owner: 1) { log.add("A0"); _ = gate.wait(timeout: .now() + 10); done.signal() }
         for i in 1...4 { pool.submit(owner: 1) { log.add("A\(i)"); done.signal() } }
         pool.submit(owner: 2) { log.add("B0"); done.signal() }
         pool.submit(owner: 3) { log.add("C0"); done.signal() }
         gate.signal()
-        for _ in 0..<7 { done.wait() }
+        #expect(Self.awaitSignals(done, count: 7))
         #expect(log.all == ["A0", "B0", "C0", "A1", "A2", "A3", "A4"])
     }
 
@@ -45,7 +53,7 @@ struct RenderPoolTests {
                 done.signal()
             }
         }
-        for _ in 0..<20 { done.wait() }
+        #expect(Self.awaitSignals(done, count: 20))
         let sawOverlap = overlap.seen.load(ordering: .sequentiallyConsistent)
         #expect(!sawOverlap)
         #expect(pool.queuedCount == 0)
@@ -57,14 +65,14 @@ struct RenderPoolTests {
         let release = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         for owner: UInt64 in [1, 2] {
-            pool.submit(owner: owner) { bothIn.signal(); release.wait(); done.signal() }
+            pool.submit(owner: owner) { bothIn.signal(); _ = release.wait(timeout: .now() + 10); done.signal() }
         }
-        // Both jobs must be running at once for both to signal before either is released.
-        bothIn.wait()
-        bothIn.wait()
+        // Both jobs must be running at once for both to signal before either is released: with one worker
+        // the second job would wait behind the first, which waits for the release.
+        #expect(Self.awaitSignals(bothIn, count: 2), "both owners' jobs ran at the same time")
         release.signal()
         release.signal()
-        done.wait()
-        done.wait()
+        #expect(Self.awaitSignals(done, count: 2))
+        #expect(pool.queuedCount == 0)
     }
 }

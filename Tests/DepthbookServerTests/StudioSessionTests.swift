@@ -3,6 +3,7 @@ import Testing
 @testable import DepthbookServer
 
 /// Sessions end to end through the studio, with a fake renderer and in-memory connections.
+@Suite(.timeLimit(.minutes(5)))
 struct StudioSessionTests {
     func opened(_ studio: Studio, id: UInt64 = 1) throws -> TestClient {
         try openedWithSession(studio, id: id).client
@@ -17,12 +18,24 @@ struct StudioSessionTests {
         return (client, session)
     }
 
-    func frames(_ client: TestClient) -> [(FrameHeader, String)] {
+    /// Frames in arrival order until `done` holds for them (or 10 s pass with nothing new: a recorded failure).
+    func frames(_ client: TestClient, until done: ([(FrameHeader, String)]) -> Bool) -> [(FrameHeader, String)] {
         var out: [(FrameHeader, String)] = []
-        while let message = client.next(within: 0.5) {
+        while !done(out) {
+            guard let message = client.next(within: 10) else {
+                Issue.record("timed out waiting for frames; got \(out.map { "\($0.0.cell)#\($0.0.seq)" })")
+                return out
+            }
             if case .frame(let h, let p) = message { out.append((h, p)) }
         }
         return out
+    }
+
+    /// Frames until every cell in `cells` has shown its full (not coarse) frame answering `seq` or a newer one.
+    func frames(_ client: TestClient, untilFull seq: Int, of cells: Set<String> = ["mask"]) -> [(FrameHeader, String)] {
+        frames(client) { got in
+            cells.allSatisfy { cell in got.contains { $0.0.cell == cell && !$0.0.coarse && $0.0.seq >= seq } }
+        }
     }
 
     @Test func requestsBeforeHelloAreRefused() throws {
@@ -34,10 +47,12 @@ struct StudioSessionTests {
         let client = try opened(try StudioFixture.studio())
         let reply = try #require(client.request(["type": "preview", "cell": "mask", "width": 300, "seq": 1]))
         #expect(reply.result == ["cell": "mask", "seq": 1])
-        let got = frames(client)
+        let got = frames(client, untilFull: 1)
         #expect(got.count == 1)
-        #expect(got.first?.0 == FrameHeader(cell: "mask", seq: 1, kind: .preview, width: 300, height: 150, coarse: false,
-                                            renderMs: got.first?.0.renderMs ?? -1, cacheHits: 1, cacheMisses: 2))
+        let header = try #require(got.first?.0)
+        #expect(header.cell == "mask" && header.seq == 1 && header.kind == .preview && !header.coarse)
+        #expect(header.width == 300 && header.height == 150 && header.cacheHits == 1 && header.cacheMisses == 2)
+        #expect(header.renderMs >= 0, "the time the fake render took, measured by the session")
         #expect(got.first?.1 == "mask:60")
         #expect(client.request(["type": "preview", "cell": "intro", "width": 300, "seq": 2])?.errorCode == "bad_request")
         #expect(client.request(["type": "preview", "cell": "ghost", "width": 300, "seq": 2])?.errorCode == "not_found")
@@ -48,13 +63,13 @@ struct StudioSessionTests {
         let client = try opened(try StudioFixture.studio(backend: backend))
         backend.gate.close()
         #expect(client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 0], "seq": 1])?.ok == true)
-        backend.gate.entered.wait()  // the first render is now in flight and held
+        #expect(backend.gate.awaitEntry())  // the first render is now in flight and held
         for seq in 2...100 {
             let reply = client.request(["type": "setParams", "cell": "mask", "params": ["percentile": .number(Double(seq))], "seq": .number(Double(seq))])
             #expect(reply?.ok == true)
         }
         backend.gate.open()
-        let got = frames(client)
+        let got = frames(client, untilFull: 100)
         #expect(got.map(\.0.seq) == [100])
         #expect(got.map(\.1) == ["mask:100"])
         #expect(backend.gate.started.load(ordering: .relaxed) == 2, "only the first and the newest were rendered")
@@ -67,15 +82,15 @@ struct StudioSessionTests {
         let backend = FakeBackend()
         let client = try opened(try StudioFixture.studio(backend: backend))
         _ = client.request(["type": "preview", "cell": "mask", "width": 800, "seq": 1])
-        _ = frames(client)
+        _ = frames(client, untilFull: 1)
         backend.gate.close()
         _ = client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 30], "seq": 2, "interactive": true])
-        backend.gate.entered.wait()  // the coarse pass
+        #expect(backend.gate.awaitEntry())  // the coarse pass
         backend.gate.allowOne()
-        backend.gate.entered.wait()  // the full pass, held until the coarse frame has been read
-        var got = frames(client)
+        #expect(backend.gate.awaitEntry())  // the full pass, held until the coarse frame has been read
+        var got = frames(client) { $0.count == 1 }
         backend.gate.open()
-        got += frames(client)
+        got += frames(client, untilFull: 2)
         #expect(got.map(\.0.coarse) == [true, false])
         #expect(got.map(\.0.width) == [400, 800])
         #expect(got.allSatisfy { $0.0.seq == 2 && $0.1 == "mask:30" })
@@ -84,9 +99,9 @@ struct StudioSessionTests {
     @Test func dependentCellsWithAPreviewRerenderWithTheSameSeq() throws {
         let client = try opened(try StudioFixture.studio())
         _ = client.request(["type": "preview", "cell": "result", "width": 200, "seq": 1])
-        _ = frames(client)
+        _ = frames(client, untilFull: 1, of: ["result"])
         _ = client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 10], "seq": 2])
-        let got = frames(client)
+        let got = frames(client, untilFull: 2, of: ["mask", "result"])
         #expect(Set(got.map(\.0.cell)) == ["mask", "result"])
         #expect(got.allSatisfy { $0.0.seq == 2 })
         #expect(got.first { $0.0.cell == "result" }?.0.width == 200)
@@ -100,8 +115,8 @@ struct StudioSessionTests {
         #expect(hello.result["role"] == "watch")
         #expect(hello.result["notebook"] != nil)
         _ = editor.request(["type": "setParams", "cell": "mask", "params": ["percentile": 25], "seq": 5])
-        #expect(frames(editor).map(\.1) == ["mask:25"])
-        #expect(frames(watcher).map(\.1) == ["mask:25"])
+        #expect(frames(editor, untilFull: 5).map(\.1) == ["mask:25"])
+        #expect(frames(watcher, untilFull: 5).map(\.1) == ["mask:25"])
         #expect(watcher.request(["type": "setParams", "cell": "mask", "params": ["percentile": 1], "seq": 6])?.errorCode == "forbidden")
         #expect(watcher.request(["type": "save"])?.errorCode == "forbidden")
         #expect(TestClient(studio: studio, id: 3).request(["type": "hello", "protocol": 1, "watch": "nope"])?.errorCode == "not_found")
@@ -111,7 +126,7 @@ struct StudioSessionTests {
         let studio = try StudioFixture.studio()
         let (first, session) = try openedWithSession(studio, id: 1)
         _ = first.request(["type": "setParams", "cell": "mask", "params": ["percentile": 33], "seq": 1])
-        _ = frames(first)
+        _ = frames(first, untilFull: 1)
         studio.disconnected(first.connection)
         #expect(studio.hub.sweep() == 0, "still within the grace period")
         let second = TestClient(studio: studio, id: 2)
@@ -123,7 +138,7 @@ struct StudioSessionTests {
             return
         }
         #expect(cells.count == 4)
-        #expect(frames(second).map(\.1) == ["mask:33"], "the newest frame is replayed")
+        #expect(frames(second, untilFull: 1).map(\.1) == ["mask:33"], "the newest frame is replayed")
     }
 
     @Test func anExpiredSessionIsGone() throws {
@@ -193,7 +208,7 @@ struct StudioSessionTests {
         studio.receive(binary: [0, 1, 2, 3], from: client.connection)
         studio.receiveOversized(bytes: 5 << 20, from: client.connection)
         var codes: [String] = []
-        while let message = client.next(within: 0.5) {
+        while codes.count < 3, let message = client.next() {
             if case .json(let o) = message, let code = o.errorCode { codes.append(code) }
         }
         #expect(codes == ["bad_request", "bad_request", "too_large"])

@@ -49,8 +49,12 @@ final class Gate: Sendable {
     func pass() {
         started.wrappingAdd(1, ordering: .relaxed)
         entered.signal()
-        if closed.withLock({ $0 }) { permits.wait() }
+        // Bounded, so a failed test cannot leave a render worker held for ever.
+        if closed.withLock({ $0 }) { _ = permits.wait(timeout: .now() + 30) }
     }
+
+    /// Waits (10 s at most) until a render has reached the gate; false if none did.
+    func awaitEntry() -> Bool { entered.wait(timeout: .now() + 10) == .success }
 }
 
 final class FakeRenderer: PhotoRenderer {

@@ -25,6 +25,17 @@ ARTIFACTS_DIR = REPO_ROOT / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 SERVER_START_TIMEOUT_S = 60
+# Every test has a time limit (pytest-timeout): a bug fails its test instead of hanging the run. A test that
+# needs longer says so with its own `@pytest.mark.timeout(...)`.
+DEFAULT_TEST_TIMEOUT_S = 240
+# Under CI a missing binary, photo or tool fails the run; only a developer's ad-hoc run may skip.
+ON_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(DEFAULT_TEST_TIMEOUT_S))
 
 
 @dataclass
@@ -89,7 +100,10 @@ def stop_depthbook(server: RunningServer) -> None:
 def depthbook_bin() -> str:
     binary = os.environ.get("DEPTHBOOK_BIN")
     if not binary:
-        pytest.skip("DEPTHBOOK_BIN is not set: run scripts/test.sh, or point it at a built `depthbook`")
+        message = "DEPTHBOOK_BIN is not set: run scripts/test.sh, or point it at a built `depthbook`"
+        if ON_CI:
+            pytest.fail(message)
+        pytest.skip(message)
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
         pytest.fail(f"DEPTHBOOK_BIN={binary} is not an executable file")
     return binary

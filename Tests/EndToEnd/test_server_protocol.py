@@ -42,8 +42,8 @@ def test_every_request_gets_exactly_one_reply(client):
     ids = [client.send("listNotebooks") for _ in range(20)]
     for request_id in ids:
         assert client.reply(request_id)["ok"]
-    client.drain(0.5)
-    assert all(not replies for replies in client.replies.values())
+    client.settle()
+    assert all(not replies for replies in client.replies.values()), "no request was answered twice"
 
 
 def test_bad_input_gets_error_replies_and_the_session_lives_on(client, server):
@@ -137,9 +137,8 @@ def test_watchers_follow_and_cannot_edit(server):
     assert hello["notebook"]["name"] == "depth-threshold"
     changed = dict(hello["notebook"], title="Changed by the editor")
     editor.ok("setNotebook", notebook=changed)
-    watcher.drain(1.0)
-    notebook_events = [e for e in watcher.events if e.get("event") == "notebook"]
-    assert notebook_events and notebook_events[-1]["notebook"]["title"] == "Changed by the editor"
+    watcher.wait_event(lambda e: e.get("event") == "notebook" and e["notebook"]["title"] == "Changed by the editor",
+                       "the watcher told of the editor's change")
     for type_, fields in [("setNotebook", {"notebook": changed}), ("save", {}), ("preview", {"cell": "photo", "width": 128, "seq": 1}),
                           ("openNotebook", {"name": "depth-threshold"})]:
         assert watcher.request(type_, **fields)["error"]["code"] == "forbidden", type_
