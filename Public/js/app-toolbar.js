@@ -28,6 +28,10 @@ export class AppToolbar extends HTMLElement {
         }, 'Present');
         presenter.addEventListener('change', (event) => this.presenterButton.setAttribute('aria-pressed', String(event.detail.active)));
         this.connection = h('p', { class: 'connection', role: 'status', 'aria-live': 'polite', text: 'Connecting…' });
+        this.readOnlyNote = h('p', {
+            class: 'read-only-note', hidden: true,
+            text: 'Read-only link: sign in to edit or fork. Ask whoever runs this studio for its link with the access token.',
+        });
         this.replaceChildren(
             h('div', { class: 'toolbar-row' },
                 h('span', { class: 'brand', text: 'Depthbook' }),
@@ -37,6 +41,7 @@ export class AppToolbar extends HTMLElement {
                 this.saveState,
                 this.presenterButton),
             this.connection,
+            this.readOnlyNote,
         );
         session.addEventListener('catalogs', () => this.fillPicker());
         session.addEventListener('status', (event) => this.showStatus(event.detail));
@@ -62,6 +67,7 @@ export class AppToolbar extends HTMLElement {
         this.runAll.hidden = !canEdit;
         this.shareField.hidden = !canEdit;
         this.saveState.hidden = !canEdit;
+        this.readOnlyNote.hidden = this.session.access !== 'read';
         if (shared) this.link.value = new URL(`/n/${shared}`, location.origin).href;
         if (shared && edited) this.saveState.textContent = 'Edited: saving makes a new link; the shared one stays as it was.';
         else if (shared) this.saveState.textContent = 'Saved.';

@@ -34,6 +34,8 @@ export class NotebookSession extends EventTarget {
         this.target = target;
         this.sessionId = null;
         this.role = 'edit';
+        /** 'full', or 'read' when the studio has an access token this page does not hold. */
+        this.access = 'full';
         this.notebook = null;
         this.photo = null;
         this.shared = null;
@@ -91,8 +93,15 @@ export class NotebookSession extends EventTarget {
             const hello = await this.socket.request('hello', fields);
             this.sessionId = hello.session;
             this.role = hello.role ?? 'edit';
+            this.access = hello.access ?? 'full';
             if (!watch) this.store.save({ session: hello.session, path: location.pathname });
             await this.loadCatalogs();
+            if (this.access === 'read' && !watch) {
+                // Without the token the page may open and look: the notebook as saved, never local edits.
+                await this.open(this.target);
+                this.status('Connected, read-only.', 'ok');
+                return;
+            }
             if (watch) {
                 if (!hello.notebook) throw new Error('the watched session has no notebook open yet');
                 this.adopt(hello.notebook, hello.photo ?? null, hello.shared ?? null, false);
@@ -170,6 +179,11 @@ export class NotebookSession extends EventTarget {
     }
 
     get canEdit() {
+        return this.role !== 'watch' && this.access !== 'read';
+    }
+
+    /** Whether this page asks for its own renders (a watcher only receives the editor's). */
+    get canRender() {
         return this.role !== 'watch';
     }
 
@@ -278,7 +292,7 @@ export class NotebookSession extends EventTarget {
     requestPreview(reference, { interactive = false } = {}) {
         const key = reference;
         // Watchers may not ask for renders: they get every frame the editor's requests produce.
-        if (!this.socket.isOpen || !this.canEdit) return;
+        if (!this.socket.isOpen || !this.canRender) return;
         const seq = this.nextSeq();
         this.sentAt.set(seq, performance.now());
         this.socket.request('preview', { cell: key, width: this.widthFor(key), seq, interactive })

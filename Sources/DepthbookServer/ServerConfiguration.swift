@@ -8,6 +8,10 @@ public struct ServerConfiguration: Sendable {
     public var notebooksDirectory: String = "Notebooks"
     /// Origins allowed to open the WebSocket besides the served host itself (e.g. "https://studio.example.org").
     public var allowedOrigins: [String] = []
+    /// Host names the studio answers to besides the loopback names and `host` (e.g. "studio.example.org").
+    public var allowedHosts: [String] = []
+    /// When set, uploads, edits, saves and exports need this token; anyone may still open saved links read-only.
+    public var token: String?
     /// Uploads larger than this are refused with 413 (nginx in deploy/ uses the same 64 MiB).
     public var uploadLimitBytes: Int = 64 << 20
     /// Renders running at once over all sessions.
@@ -16,4 +20,9 @@ public struct ServerConfiguration: Sendable {
     public var sessionGrace: Duration = .seconds(120)
 
     public init() {}
+
+    /// Who may talk to the studio, as these settings say.
+    public var accessPolicy: AccessPolicy {
+        AccessPolicy(listenHost: host, extraHosts: allowedHosts, allowedOrigins: allowedOrigins, token: token)
+    }
 }

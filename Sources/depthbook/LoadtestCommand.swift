@@ -15,6 +15,9 @@ struct LoadtestCommand: ParsableCommand {
     @Option(help: "Origin header to send, as a browser on the studio page would (e.g. https://studio.example.org).")
     var origin: String?
 
+    @Option(help: "The studio's access token (sent as Authorization: Bearer; env DEPTHBOOK_TOKEN).")
+    var token: String?
+
     @Option(name: .customLong("ca-file"), help: "PEM certificate (authority) to trust for wss:// (default: the system's).")
     var caFile: String?
 
@@ -54,7 +57,9 @@ struct LoadtestCommand: ParsableCommand {
         }
         let tls = scheme == "wss"
         let path = parsed.path.isEmpty || parsed.path == "/" ? "/ws" : parsed.path
-        return (Endpoint(host: host, port: parsed.port ?? (tls ? 443 : 80), tls: tls, caFile: caFile), path)
+        let token = self.token ?? ProcessInfo.processInfo.environment["DEPTHBOOK_TOKEN"]
+        return (Endpoint(host: host, port: parsed.port ?? (tls ? 443 : 80), tls: tls, caFile: caFile,
+                         token: token?.isEmpty == false ? token : nil), path)
     }
 
     func run() throws {

@@ -30,6 +30,13 @@ struct ServeCommand: ParsableCommand {
             help: "Another origin allowed to open the WebSocket, e.g. https://studio.example.org (repeatable; env DEPTHBOOK_ALLOW_ORIGINS, comma-separated).")
     var allowOrigin: [String] = []
 
+    @Option(name: .customLong("allow-host"),
+            help: "Another host name the studio answers to, e.g. studio.example.org (repeatable; env DEPTHBOOK_ALLOW_HOSTS, comma-separated). localhost, 127.0.0.1, [::1] and --host are always admitted.")
+    var allowHost: [String] = []
+
+    @Option(help: "An access token that uploads, edits, saves and exports need; saved links still open read-only without it. `auto` makes one and prints the URL carrying it (env DEPTHBOOK_TOKEN).")
+    var token: String?
+
     @Option(help: "Largest upload in MiB (env DEPTHBOOK_UPLOAD_LIMIT_MB; default 64).")
     var uploadLimitMb: Int?
 
@@ -63,6 +70,10 @@ struct ServeCommand: ParsableCommand {
         config.allowedOrigins = allowOrigin.isEmpty
             ? (env["DEPTHBOOK_ALLOW_ORIGINS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             : allowOrigin
+        config.allowedHosts = allowHost.isEmpty
+            ? (env["DEPTHBOOK_ALLOW_HOSTS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            : allowHost
+        config.token = try AccessToken.resolve(token ?? env["DEPTHBOOK_TOKEN"])
         if let mb = try uploadLimitMb ?? number("DEPTHBOOK_UPLOAD_LIMIT_MB") { config.uploadLimitBytes = mb << 20 }
         if let workers = try renderWorkers ?? number("DEPTHBOOK_RENDER_WORKERS") { config.renderWorkers = workers }
         if let grace = try sessionGrace ?? number("DEPTHBOOK_SESSION_GRACE") { config.sessionGrace = .seconds(grace) }
@@ -79,7 +90,8 @@ struct ServeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("depthbook serve: skipped notebook \(problem)\n".utf8))
         }
         server.start()
-        print("Depthbook studio at \(server.url)")
+        // The token appears in this one line, the link a person opens; it is never logged anywhere else.
+        print("Depthbook studio at \(server.url)" + (config.token.map { "?token=\($0)" } ?? ""))
         fflush(nil)
         // The bundled samples are written into the data directory once, off the serving path.
         DispatchQueue.global(qos: .utility).async { @Sendable in
@@ -104,5 +116,27 @@ struct ServeCommand: ParsableCommand {
         done.wait()
         sources.forEach { $0.cancel() }
         server.stop()
+    }
+}
+
+/// `--token`: a value given by the operator (checked to be safe in a cookie and a URL), or `auto` for a fresh
+/// random one.
+enum AccessToken {
+    static func resolve(_ given: String?) throws -> String? {
+        guard let given, !given.isEmpty else { return nil }
+        if given == "auto" { return generate() }
+        let allowed = given.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-._~".unicodeScalars.contains($0)
+        }
+        guard allowed, (16...256).contains(given.count) else {
+            throw ValidationError("the access token must be 16 to 256 characters of A-Z, a-z, 0-9, '-', '.', '_', '~' (or `auto`)")
+        }
+        return given
+    }
+
+    /// 128 bits from the system's generator, as hex.
+    static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 }

@@ -77,13 +77,4 @@ struct StaticFilesTests {
         #expect(PercentDecoding.decode("%g1") == nil)
         #expect(PercentDecoding.decode("%ff") == nil, "not UTF-8")
     }
-
-    @Test func originPolicy() {
-        let policy = OriginPolicy(allowed: ["https://studio.example.org"])
-        #expect(policy.allows(origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080"))
-        #expect(policy.allows(origin: "https://studio.example.org", host: "10.0.0.1:8080"))
-        #expect(!policy.allows(origin: "http://evil.example", host: "127.0.0.1:8080"))
-        #expect(!policy.allows(origin: "http://127.0.0.1:9999", host: "127.0.0.1:8080"))
-        #expect(!policy.allows(origin: "null", host: "127.0.0.1:8080"))
-    }
 }

@@ -9,7 +9,7 @@ import pytest
 
 from test_server_support import binary, start_server
 
-KEYS = ["sessions", "changes", "frames", "p50_ms", "p95_ms", "max_ms", "dropped", "errors", "server_rss_mb"]
+KEYS = ["sessions", "changes", "frames", "p50_ms", "p95_ms", "max_ms", "dropped", "errors", "server_rss_mb", "first_error"]
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def run_loadtest(server, *args: str, url: str | None = None) -> dict:
 def test_two_sessions_drag_the_slider(server):
     report = run_loadtest(server, "--sessions", "2", "--changes", "20", "--rate", "20", "--width", "640")
     assert report["sessions"] == 2 and report["changes"] == 40
-    assert report["errors"] == 0
+    assert report["errors"] == 0 and report["first_error"] is None
     assert 0 < report["frames"]
     assert 0 <= report["dropped"] < report["changes"]
     assert 0 < report["p50_ms"] <= report["p95_ms"] <= report["max_ms"]

@@ -9,13 +9,20 @@ public struct HTTPRequest: Sendable {
     public var query: [String: String]
     public var ifNoneMatch: String?
     public var body: [UInt8]
+    /// Whether the client presented the access token (always true when the studio has none).
+    public var authorized: Bool
+    /// Whether the studio has an access token at all.
+    public var tokenRequired: Bool
 
-    public init(method: String, path: String, query: [String: String] = [:], ifNoneMatch: String? = nil, body: [UInt8] = []) {
+    public init(method: String, path: String, query: [String: String] = [:], ifNoneMatch: String? = nil, body: [UInt8] = [],
+                authorized: Bool = true, tokenRequired: Bool = false) {
         self.method = method
         self.path = path
         self.query = query
         self.ifNoneMatch = ifNoneMatch
         self.body = body
+        self.authorized = authorized
+        self.tokenRequired = tokenRequired
     }
 
     /// Splits `a=1&b=2` into a dictionary (percent-decoded; malformed pairs are skipped).
@@ -49,9 +56,20 @@ public struct HTTPRouter: Sendable {
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         if request.method == "POST" {
             guard request.path == "/api/upload" else { return .text(404, "not found") }
+            guard request.authorized else { return Self.tokenNeeded("uploads") }
             return uploads.upload(request.body, depthFor: request.query["depthFor"])
         }
         guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "method not allowed") }
+        if let token = request.query["token"], request.tokenRequired {
+            // A link carrying the token: keep it in a cookie and drop it from the address bar and history.
+            guard request.authorized else { return .text(403, "the access token in this link is not the studio's") }
+            let kept = request.query.filter { $0.key != "token" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            let location = kept.isEmpty ? request.path : request.path + "?" + kept.joined(separator: "&")
+            return HTTPResponse(status: 303, contentType: "text/plain; charset=utf-8",
+                                headers: [("location", location), ("set-cookie", AccessPolicy.cookie(for: token)),
+                                          ("cache-control", "no-store")],
+                                body: Array("signed in\n".utf8))
+        }
         if request.path == "/healthz" { return .text(200, "ok") }
         if request.path == "/api/stats" { return .json(200, stats()) }
         if request.path == "/api/upload" { return .text(405, "upload with POST") }
@@ -62,6 +80,7 @@ public struct HTTPRouter: Sendable {
             return page(request)
         }
         if request.path.hasPrefix("/exports/") {
+            guard request.authorized else { return Self.tokenNeeded("downloads of exports") }
             let name = String(request.path.dropFirst("/exports/".count))
             guard let exportFiles, ExportNaming.isValidFileName(name), case .file(let path) = exportFiles.resolve("/" + name) else {
                 return .text(404, "not found")
@@ -71,6 +90,14 @@ public struct HTTPRouter: Sendable {
         }
         guard let publicFiles else { return .text(404, "not found") }
         return publicFiles.response(for: request.path, ifNoneMatch: request.ifNoneMatch)
+    }
+
+    /// 401 for a request only a client with the access token may make.
+    static func tokenNeeded(_ what: String) -> HTTPResponse {
+        var response = HTTPResponse.jsonError(401, "\(what) need the studio's access token: open the link with ?token=… "
+                                              + "from whoever runs it, or send Authorization: Bearer <token>")
+        response.headers.append(("www-authenticate", "Bearer realm=\"depthbook\""))
+        return response
     }
 
     private func page(_ request: HTTPRequest) -> HTTPResponse {

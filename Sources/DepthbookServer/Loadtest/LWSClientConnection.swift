@@ -35,6 +35,7 @@ final class LWSClientConnection: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State()
     private let request: Request
+    private let authorization: String?
     private let timeout: TimeInterval
     private var context: OpaquePointer?
     private var wsi: OpaquePointer?
@@ -46,6 +47,7 @@ final class LWSClientConnection: @unchecked Sendable {
     /// Connects; for a WebSocket returns once the upgrade is done, for HTTP once the answer is complete.
     init(endpoint: Endpoint, path: String, request: Request, timeoutSeconds: Int) throws {
         self.request = request
+        authorization = endpoint.token.map { "Bearer \($0)" }
         timeout = TimeInterval(max(1, timeoutSeconds))
         lws_set_log_level(ProcessInfo.processInfo.environment["DEPTHBOOK_LWS_LOG"].flatMap { Int32($0) } ?? 0, nil)
         let list = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
@@ -273,11 +275,16 @@ final class LWSClientConnection: @unchecked Sendable {
             }
             if more { lws_callback_on_writable(wsi) }
         case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
-            guard case .http(_, let body) = request, !body.isEmpty, let input else { break }
+            guard let input else { break }
             // `input` is `unsigned char **p`, the place to write headers, with `length` bytes of room.
             let cursor = input.assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
             guard let start = cursor.pointee else { return -1 }
             let end = start + length
+            if let authorization,
+               lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_AUTHORIZATION, authorization, Int32(authorization.utf8.count), cursor, end) != 0 {
+                return -1
+            }
+            guard case .http(_, let body) = request, !body.isEmpty else { break }
             let size = "\(body.count)", kind = "application/octet-stream"
             if lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, size, Int32(size.utf8.count), cursor, end) != 0
                 || lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, kind, Int32(kind.utf8.count), cursor, end) != 0 {

@@ -40,13 +40,20 @@ public struct Loadtest: Sendable {
         public var dropped: Int
         public var errors: Int
         public var server_rss_mb: Double
+        /// What the server said when it first refused a request or failed a render (nil when nothing failed).
+        public var first_error: String?
 
         /// The report as one JSON line, keys in the order the issue lists them.
         public var jsonLine: String {
             func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
             return "{\"sessions\":\(sessions),\"changes\":\(changes),\"frames\":\(frames),\"p50_ms\":\(number(p50_ms)),"
                 + "\"p95_ms\":\(number(p95_ms)),\"max_ms\":\(number(max_ms)),\"dropped\":\(dropped),\"errors\":\(errors),"
-                + "\"server_rss_mb\":\(number(server_rss_mb))}"
+                + "\"server_rss_mb\":\(number(server_rss_mb)),\"first_error\":\(quoted(first_error))}"
+        }
+
+        private func quoted(_ text: String?) -> String {
+            guard let text, let data = try? JSONEncoder().encode(text) else { return "null" }
+            return String(decoding: data, as: UTF8.self)
         }
     }
 
@@ -82,7 +89,8 @@ public struct Loadtest: Sendable {
                       frames: all.reduce(0) { $0 + $1.frames }, p50_ms: percentile(0.5), p95_ms: percentile(0.95),
                       max_ms: ((latencies.last ?? 0) * 10).rounded() / 10,
                       dropped: all.reduce(0) { $0 + $1.dropped }, errors: all.reduce(0) { $0 + $1.errors },
-                      server_rss_mb: (rss * 10).rounded() / 10)
+                      server_rss_mb: (rss * 10).rounded() / 10,
+                      first_error: all.lazy.compactMap(\.firstError).first)
     }
 
     private func upload(_ path: String) throws -> String {
@@ -110,6 +118,7 @@ struct SessionResult: Sendable {
     var frames = 0
     var dropped = 0
     var errors = 0
+    var firstError: String?
 }
 
 /// One simulated page: opens the notebook, previews the slider's cell, then moves the slider at the rate.
@@ -126,6 +135,12 @@ struct DragSession {
         let errors = Atomic<Int>(0)
         let replies = Mutex<[Int: JSONValue]>([:])
         let cell = Mutex("")
+        let firstError = Mutex<String?>(nil)
+
+        func fail(_ message: String) {
+            errors.wrappingAdd(1, ordering: .relaxed)
+            firstError.withLock { if $0 == nil { $0 = message } }
+        }
     }
 
     func run() -> SessionResult {
@@ -210,11 +225,13 @@ struct DragSession {
             result.dropped = (firstChangeSeq...seq).filter { !answered.contains($0) }.count
         } catch {
             result.errors += 1
+            shared.firstError.withLock { if $0 == nil { $0 = String(describing: error) } }
             if result.dropped == 0 { result.dropped = options.changes - shared.answered.withLock { $0.filter { $0 > 1 }.count } }
         }
         result.latencies = shared.latencies.withLock { $0 }
         result.frames = shared.frames.load(ordering: .relaxed)
         result.errors += shared.errors.load(ordering: .relaxed)
+        result.firstError = shared.firstError.withLock { $0 }
         return result
     }
 
@@ -249,22 +266,30 @@ struct DragSession {
             if !header.coarse { shared.answered.withLock { _ = $0.insert(-header.seq) } }
         case .text(let text):
             guard case .object(let object) = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-                shared.errors.wrappingAdd(1, ordering: .relaxed)
+                shared.fail("a text message that is not JSON")
                 return
             }
             if object["type"] == .string("reply") {
-                if object["ok"] != .bool(true) { shared.errors.wrappingAdd(1, ordering: .relaxed) }
+                if object["ok"] != .bool(true) { shared.fail(Self.errorMessage(object)) }
                 if case .number(let id) = object["id"] { shared.replies.withLock { $0[Int(id)] = .object(object) } }
             } else if object["event"] == .string("cellError") {
-                shared.errors.wrappingAdd(1, ordering: .relaxed)
+                shared.fail(Self.errorMessage(object))
             }
         }
     }
 
-    /// Waits for a frame answering `seq` (with `full`, its full-size frame).
+    static func errorMessage(_ object: [String: JSONValue]) -> String {
+        if case .object(let error) = object["error"], case .string(let message) = error["message"] { return message }
+        if case .string(let message) = object["message"] { return message }
+        return "an error without a message"
+    }
+
+    /// Waits for a frame answering `seq` (with `full`, its full-size frame); gives up at once when the server
+    /// refused a request or failed a render, since the frame will then never come.
     static func waitFor(seq: Int, shared: Shared, timeout: Int, full: Bool = false) throws {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while ContinuousClock.now < deadline {
+            if let error = shared.firstError.withLock({ $0 }) { throw WebSocketClient.Failure(error) }
             let done = shared.answered.withLock { full ? $0.contains(-seq) : $0.contains(seq) }
             if done { return }
             Thread.sleep(forTimeInterval: 0.002)

@@ -7,6 +7,8 @@ struct HelloResult: Encodable, Sendable {
     var server: String
     var resumed: Bool
     var role: SessionRole
+    /// `full`, or `read` for a client without the studio's access token: it may open and look, not change.
+    var access: ConnectionAccess
     /// What the session already shows (after a resume, or for a watcher); absent for a new session.
     var notebook: Notebook?
     var photo: JSONValue?

@@ -21,6 +21,14 @@ public struct PendingFrame: Sendable {
     }
 }
 
+/// What a connection's client proved when it connected: the access token (or none was needed), or not.
+public enum ConnectionAccess: String, Sendable, Codable {
+    /// May do everything its role allows.
+    case full
+    /// No token: may open notebooks and look at their renders, never upload, edit, save or export.
+    case read
+}
+
 /// What a connection is allowed to do in its session.
 public enum SessionRole: String, Sendable, Codable {
     case edit
@@ -33,6 +41,7 @@ public enum SessionRole: String, Sendable, Codable {
 /// cell replaces an unsent one, so a slow client gets fewer frames, never a growing queue.
 public final class ClientConnection: Sendable {
     public let id: UInt64
+    public let access: ConnectionAccess
     /// Requests from this connection are handled in order, off the network thread.
     let requests: DispatchQueue
     private let outbox = Mutex(Outbox())
@@ -53,8 +62,9 @@ public final class ClientConnection: Sendable {
     }
 
     /// `wake` tells the transport this connection has something to send (it may be called on any thread).
-    public init(id: UInt64, wake: @escaping @Sendable (UInt64) -> Void) {
+    public init(id: UInt64, access: ConnectionAccess = .full, wake: @escaping @Sendable (UInt64) -> Void) {
         self.id = id
+        self.access = access
         self.wake = wake
         self.requests = DispatchQueue(label: "depthbook.connection.\(id)")
     }

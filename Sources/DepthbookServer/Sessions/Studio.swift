@@ -70,6 +70,11 @@ public final class Studio: Sendable {
             reply(Result { try self.hello(hello, connection) }.mapError(Self.protocolError))
             return
         }
+        if connection.access == .read, !request.allowedWithoutToken {
+            reply(.failure(.forbidden("sign in to edit or fork: this studio needs its access token for that (open the "
+                                      + "studio's link with ?token=… from whoever runs it)")))
+            return
+        }
         guard let binding = connection.currentBinding else {
             reply(.failure(.badRequest("send \"hello\" first")))
             return
@@ -136,7 +141,7 @@ public final class Studio: Sendable {
         let snapshot = session.state.withLock { ($0.notebook, $0.photo?.facts, $0.shared) }
         session.attach(connection, role: role)
         return HelloResult(session: session.id, protocol: 1, server: serverName, resumed: resumed, role: role,
-                           notebook: snapshot.0, photo: snapshot.1, shared: snapshot.2)
+                           access: connection.access, notebook: snapshot.0, photo: snapshot.1, shared: snapshot.2)
     }
 
     private func openNotebook(_ open: StudioRequest.OpenNotebook, _ session: Session) throws -> OpenNotebookResult {
@@ -343,6 +348,15 @@ public final class Studio: Sendable {
 }
 
 extension StudioRequest {
+    /// Requests a client without the access token may make: open a notebook (a shared link or a bundled one,
+    /// on the photo it names) and look at its renders.
+    var allowedWithoutToken: Bool {
+        switch self {
+        case .hello, .listSamples, .listNotebooks, .effects, .openNotebook, .preview, .crop, .histogram: return true
+        case .openPhoto, .setNotebook, .setParams, .save, .export: return false
+        }
+    }
+
     /// Requests that change the session (refused to watchers).
     var edits: Bool {
         switch self {

@@ -43,6 +43,9 @@ final class WebSocketTransport: @unchecked Sendable {
         let wsi: OpaquePointer
         var request: HTTPRequest
         var bodyTooLarge = false
+        /// Set when the request is refused before it is read (a host name the studio does not answer to):
+        /// the body is read and dropped, then this is the answer.
+        var refusal: HTTPResponse?
         var response: HTTPResponse?
         var headersSent = false
         var bodyOffset = 0
@@ -54,12 +57,15 @@ final class WebSocketTransport: @unchecked Sendable {
     }
 
     let configuration: ServerConfiguration
+    private let access: AccessPolicy
     private let handlers: Handlers
     private let uploadLimit: Int
     private let maxMessageBytes: Int
     private static let fragmentBytes = 64 * 1024
 
-    private var context: OpaquePointer?
+    /// Set by `start`, cleared by the service thread under the lock before the context is destroyed, so
+    /// other threads never cancel the service of a context that is gone.
+    private let context = Mutex<ContextHandle?>(nil)
     private(set) var boundPort: Int = 0
     private let stopping = Atomic<Bool>(false)
     private let serviceDone = DispatchSemaphore(value: 0)
@@ -67,6 +73,8 @@ final class WebSocketTransport: @unchecked Sendable {
     // Service thread only.
     private var sockets: [UInt64: SocketState] = [:]
     private var transactions: [UInt64: HTTPState] = [:]
+    /// Whether each upgrading socket presented the access token, from its handshake until it is established.
+    private var upgradeGrants: [Int: Bool] = [:]
     // Any thread.
     private let wantsWrite = Mutex<Set<UInt64>>([])
     private let responses = Mutex<[UInt64: HTTPResponse]>([:])
@@ -79,6 +87,7 @@ final class WebSocketTransport: @unchecked Sendable {
 
     init(configuration: ServerConfiguration, maxMessageBytes: Int, handlers: Handlers) {
         self.configuration = configuration
+        self.access = configuration.accessPolicy
         self.handlers = handlers
         self.uploadLimit = configuration.uploadLimitBytes
         self.maxMessageBytes = maxMessageBytes
@@ -123,7 +132,7 @@ final class WebSocketTransport: @unchecked Sendable {
         guard let context = lws_create_context(&info) else {
             throw ListenError(host: configuration.host, port: configuration.port)
         }
-        self.context = context
+        self.context.withLock { $0 = ContextHandle(pointer: context) }
         let vhost = lws_get_vhost_by_name(context, "default")
         boundPort = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? configuration.port
         return boundPort
@@ -131,12 +140,13 @@ final class WebSocketTransport: @unchecked Sendable {
 
     /// Runs the service loop on a thread of its own until `stop()`.
     func runInBackground() {
+        guard let handle = context.withLock({ $0 }) else { return }
         let thread = Thread { [self] in
             while !stopping.load(ordering: .acquiring) {
-                if lws_service(context, 0) < 0 { break }
+                if lws_service(handle.pointer, 0) < 0 { break }
             }
-            lws_context_destroy(context)
-            context = nil
+            context.withLock { $0 = nil }
+            lws_context_destroy(handle.pointer)
             serviceDone.signal()
         }
         thread.name = "depthbook-lws"
@@ -146,14 +156,25 @@ final class WebSocketTransport: @unchecked Sendable {
     /// Ends the service loop and waits for the context to be destroyed.
     func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if let context { lws_cancel_service(context) }
-        serviceDone.wait()
+        let running = context.withLock { handle -> Bool in
+            guard let handle else { return false }
+            lws_cancel_service(handle.pointer)
+            return true
+        }
+        if running { serviceDone.wait() }
     }
 
     /// Called from any thread: connection `id` has output waiting.
     private func wake(_ id: UInt64) {
         wantsWrite.withLock { _ = $0.insert(id) }
-        if let context { lws_cancel_service(context) }
+        cancelService()
+    }
+
+    /// Wakes the service thread (any thread; a no-op once the context is gone).
+    private func cancelService() {
+        context.withLock { handle in
+            if let handle { lws_cancel_service(handle.pointer) }
+        }
     }
 
     // MARK: Callback (service thread)
@@ -162,12 +183,13 @@ final class WebSocketTransport: @unchecked Sendable {
                             _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         switch reason {
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-            return acceptsUpgrade(wsi) ? 0 : 1
+            return filterUpgrade(wsi)
 
         case LWS_CALLBACK_ESTABLISHED:
             let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
             user?.storeBytes(of: id, as: UInt64.self)
-            let connection = ClientConnection(id: id) { [weak self] id in self?.wake(id) }
+            let granted = upgradeGrants.removeValue(forKey: Int(bitPattern: wsi)) ?? !access.requiresToken
+            let connection = ClientConnection(id: id, access: granted ? .full : .read) { [weak self] id in self?.wake(id) }
             sockets[id] = SocketState(wsi: wsi, connection: connection)
             return 0
 
@@ -182,6 +204,7 @@ final class WebSocketTransport: @unchecked Sendable {
 
         case LWS_CALLBACK_CLOSED:
             // Also fires for an upgrade refused in FILTER_PROTOCOL_CONNECTION, which never got an id.
+            upgradeGrants[Int(bitPattern: wsi)] = nil
             guard let id = connectionID(user), let socket = sockets.removeValue(forKey: id) else { return 0 }
             let connection = socket.connection
             connection.requests.async { [handlers] in handlers.closed(connection) }
@@ -192,6 +215,7 @@ final class WebSocketTransport: @unchecked Sendable {
 
         case LWS_CALLBACK_HTTP_BODY:
             guard let id = connectionID(user), let transaction = transactions[id], let input else { return 0 }
+            if transaction.refusal != nil { return 0 }
             if transaction.bodyTooLarge || transaction.request.body.count + length > uploadLimit {
                 transaction.bodyTooLarge = true
                 transaction.request.body = []
@@ -203,7 +227,10 @@ final class WebSocketTransport: @unchecked Sendable {
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
             guard let id = connectionID(user), let transaction = transactions[id] else { return 0 }
             if transaction.response == nil {
-                if transaction.bodyTooLarge {
+                if let refusal = transaction.refusal {
+                    transaction.response = refusal
+                    lws_callback_on_writable(wsi)
+                } else if transaction.bodyTooLarge {
                     transaction.response = .jsonError(413, "uploads are at most \(uploadLimit) bytes")
                     lws_callback_on_writable(wsi)
                 } else {
@@ -250,12 +277,30 @@ final class WebSocketTransport: @unchecked Sendable {
 
     // MARK: WebSocket
 
-    /// Only `/ws` upgrades, and only from the served host or a configured origin (browsers always send
-    /// Origin; clients without one, like the load test, are not browsers and cannot be tricked into it).
-    private func acceptsUpgrade(_ wsi: OpaquePointer) -> Bool {
-        guard header(wsi, WSI_TOKEN_GET_URI) == "/ws" else { return false }
-        guard let origin = header(wsi, WSI_TOKEN_ORIGIN) else { return true }
-        return OriginPolicy(allowed: configuration.allowedOrigins).allows(origin: origin, host: header(wsi, WSI_TOKEN_HOST))
+    /// Only `/ws` upgrades, only by a host name the studio answers to, and only from the served host or a
+    /// configured origin (browsers always send Origin; clients without one, like the load test, are not
+    /// browsers and cannot be tricked into it). A refused upgrade is answered 403 with the reason. Whether the
+    /// socket holds the access token is kept for `ESTABLISHED`.
+    private func filterUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        let host = header(wsi, WSI_TOKEN_HOST)
+        let refusal: String?
+        if header(wsi, WSI_TOKEN_GET_URI) != "/ws" {
+            refusal = "the studio's WebSocket is at /ws"
+        } else if !access.admits(host: host) {
+            refusal = access.hostRefusal(host)
+        } else if !access.admits(origin: header(wsi, WSI_TOKEN_ORIGIN), host: host) {
+            refusal = "pages from this origin may not open the studio's socket (see `depthbook serve --allow-origin`)"
+        } else {
+            refusal = nil
+        }
+        if let refusal {
+            _ = refusal.withCString { lws_return_http_status(wsi, 403, $0) }
+            return -1
+        }
+        upgradeGrants[Int(bitPattern: wsi)] = access.grants(authorization: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+                                                            cookie: header(wsi, WSI_TOKEN_HTTP_COOKIE),
+                                                            queryToken: queryArguments(wsi)["token"])
+        return 0
     }
 
     private func receive(_ socket: SocketState, _ input: UnsafeMutableRawPointer?, _ length: Int) {
@@ -335,16 +380,22 @@ final class WebSocketTransport: @unchecked Sendable {
             let raw = input.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "/"
             (method, path) = ("OTHER", raw)
         }
-        var query: [String: String] = [:]
-        var index: Int32 = 0
-        while let fragment = headerFragment(wsi, WSI_TOKEN_HTTP_URI_ARGS, index) {
-            let parts = fragment.split(separator: "=", maxSplits: 1).map(String.init)
-            if let key = parts.first { query[key] = parts.count > 1 ? parts[1] : "" }
-            index += 1
-        }
-        let request = HTTPRequest(method: method, path: path, query: query, ifNoneMatch: header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH))
+        let query = queryArguments(wsi)
+        let host = header(wsi, WSI_TOKEN_HOST)
+        let authorized = access.grants(authorization: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+                                       cookie: header(wsi, WSI_TOKEN_HTTP_COOKIE), queryToken: query["token"])
+        let request = HTTPRequest(method: method, path: path, query: query, ifNoneMatch: header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH),
+                                  authorized: authorized, tokenRequired: access.requiresToken)
         let transaction = HTTPState(wsi: wsi, request: request)
         transactions[id] = transaction
+        if !access.admits(host: host) {
+            transaction.refusal = .text(403, access.hostRefusal(host))
+            if method != "POST" {
+                transaction.response = transaction.refusal
+                lws_callback_on_writable(wsi)
+            }
+            return 0
+        }
         if method == "POST" {
             // An announced oversized body is read and dropped, not kept: clients (and proxies) expect to finish
             // sending before they read the 413, and closing early would break their pipe instead.
@@ -364,7 +415,7 @@ final class WebSocketTransport: @unchecked Sendable {
             let response = handlers.http(request)
             guard let self else { return }
             responses.withLock { $0[id] = response }
-            if let context { lws_cancel_service(context) }
+            cancelService()
         }
     }
 
@@ -431,6 +482,18 @@ final class WebSocketTransport: @unchecked Sendable {
         return String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The URL's query arguments (`a=1&b=2`), as lws splits them.
+    private func queryArguments(_ wsi: OpaquePointer) -> [String: String] {
+        var query: [String: String] = [:]
+        var index: Int32 = 0
+        while let fragment = headerFragment(wsi, WSI_TOKEN_HTTP_URI_ARGS, index) {
+            let parts = fragment.split(separator: "=", maxSplits: 1).map(String.init)
+            if let key = parts.first { query[key] = parts.count > 1 ? parts[1] : "" }
+            index += 1
+        }
+        return query
+    }
+
     private func headerFragment(_ wsi: OpaquePointer, _ token: lws_token_indexes, _ index: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: 1024)
         let copied = lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), token, index)
@@ -450,14 +513,7 @@ private func webSocketTransportCallback(_ wsi: OpaquePointer?, _ reason: lws_cal
     return transport.handle(wsi, reason, user, input, length)
 }
 
-/// Which pages may open the socket: the served host itself, or an origin the operator listed.
-struct OriginPolicy: Sendable {
-    var allowed: [String]
-
-    func allows(origin: String, host: String?) -> Bool {
-        if allowed.contains(origin) { return true }
-        guard let host, let schemeEnd = origin.range(of: "://") else { return false }
-        let authority = origin[schemeEnd.upperBound...]
-        return authority.lowercased() == host.lowercased()
-    }
+/// The lws context pointer, handed between the thread that creates it and the service thread under a lock.
+private struct ContextHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
 }
