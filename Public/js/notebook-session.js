@@ -15,9 +15,8 @@
 import { ProtocolError } from './studio-socket.js';
 import { stableStringify, structureOf } from './notebook-graph.js';
 
-/** Widths the server accepts for a preview. */
-const MIN_WIDTH = 64;
-const MAX_WIDTH = 2048;
+/** Widths the server accepts for a preview until its `hello` says (the server's `limits` are the truth). */
+const DEFAULT_PREVIEW_WIDTH = { min: 64, max: 2048 };
 /** Bins asked for each histogram: enough for a smooth curve, small enough to send every frame. */
 const HISTOGRAM_BINS = 128;
 
@@ -36,6 +35,8 @@ export class NotebookSession extends EventTarget {
         this.role = 'edit';
         /** 'full', or 'read' when the studio has an access token this page does not hold. */
         this.access = 'full';
+        /** The server's bounds on requests, from `hello`. */
+        this.limits = { previewWidth: DEFAULT_PREVIEW_WIDTH };
         this.notebook = null;
         this.photo = null;
         this.shared = null;
@@ -94,6 +95,7 @@ export class NotebookSession extends EventTarget {
             this.sessionId = hello.session;
             this.role = hello.role ?? 'edit';
             this.access = hello.access ?? 'full';
+            this.limits = hello.limits ?? this.limits;
             if (!watch) this.store.save({ session: hello.session, path: location.pathname });
             await this.loadCatalogs();
             if (this.access === 'read' && !watch) {
@@ -197,8 +199,9 @@ export class NotebookSession extends EventTarget {
     setParam(cellId, name, value, { interactive }) {
         const cell = this.cell(cellId);
         if (!cell) return;
+        const pending = this.pendingParams.get(cellId) ?? { params: {}, previous: {}, interactive: true };
+        if (!(name in pending.previous)) pending.previous[name] = cell.params?.[name];
         cell.params = { ...(cell.params ?? {}), [name]: value };
-        const pending = this.pendingParams.get(cellId) ?? { params: {}, interactive: true };
         pending.params[name] = value;
         pending.interactive = interactive;
         this.pendingParams.set(cellId, pending);
@@ -218,12 +221,12 @@ export class NotebookSession extends EventTarget {
     flush() {
         const batches = [...this.pendingParams.entries()];
         this.pendingParams.clear();
-        for (const [cellId, { params, interactive }] of batches) {
+        for (const [cellId, { params, previous, interactive }] of batches) {
             const seq = this.nextSeq();
             this.sentAt.set(seq, performance.now());
             this.socket.request('setParams', { cell: cellId, params, seq, interactive })
                 .then(() => this.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } })))
-                .catch((error) => this.failCell(cellId, seq, error));
+                .catch((error) => this.refuseParams(cellId, seq, previous, error));
         }
         this.persist();
     }
@@ -284,9 +287,10 @@ export class NotebookSession extends EventTarget {
 
     /** The width to ask for: what the widest element showing it needs, in device pixels. */
     widthFor(key) {
-        let width = MIN_WIDTH;
+        const { min: minWidth, max: maxWidth } = this.limits.previewWidth ?? DEFAULT_PREVIEW_WIDTH;
+        let width = minWidth;
         for (const element of this.previews.get(key) ?? []) width = Math.max(width, element.wantedWidth());
-        return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.ceil(width / 32) * 32));
+        return Math.min(maxWidth, Math.max(minWidth, Math.ceil(width / 32) * 32));
     }
 
     requestPreview(reference, { interactive = false } = {}) {
@@ -383,6 +387,25 @@ export class NotebookSession extends EventTarget {
             this.dispatchEvent(new CustomEvent('notebook'));
             if (structureOf(this.notebook, this.photo) !== before) this.runAll();
         }
+    }
+
+    /**
+     * The server refused a change and kept its values: put the previous ones back here too, and tell the
+     * controls (`paramError`), which say why beside themselves.
+     */
+    refuseParams(cellId, seq, previous, error) {
+        if (error.code !== 'bad_request' || !error.message.startsWith(`cell "${cellId}": `)) return this.failCell(cellId, seq, error);
+        const cell = this.cell(cellId);
+        if (cell) {
+            const params = { ...(cell.params ?? {}) };
+            for (const [name, value] of Object.entries(previous)) {
+                if (value === undefined) delete params[name];
+                else params[name] = value;
+            }
+            cell.params = params;
+            this.persist();
+        }
+        this.dispatchEvent(new CustomEvent('paramError', { detail: { cell: cellId, restored: previous, message: error.message } }));
     }
 
     failCell(cell, seq, error) {

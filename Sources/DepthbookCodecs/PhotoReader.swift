@@ -68,6 +68,7 @@ public enum PhotoReader {
 enum SeparateDepthMap {
     static func read(_ bytes: [UInt8], for image: RGBImage8, limits: DecodeLimits) throws -> DepthData {
         guard !bytes.isEmpty else { throw PhotoError.empty }
+        let limits = limits.auxiliary
         try limits.check(byteCount: bytes.count)
         let plane: FloatPlane
         switch PhotoReader.sniff(bytes[...]) {
@@ -76,7 +77,7 @@ enum SeparateDepthMap {
             let gray = try TurboJPEGDecoder.decode(bytes[...], gray: true, limits: limits, what: "the depth map")
             plane = DepthPlanes.unitPlane(gray).upright(structure.exif?.orientation ?? .up)
         case .png:
-            plane = try PNGCodec.decode(bytes, limits: limits).firstChannelUnit()
+            plane = try PNGCodec.decode(bytes, limits: limits, what: "the depth map (PNG)").firstChannelUnit()
         default:
             throw PhotoError.unsupportedFormat("the depth map must be a JPEG or PNG image")
         }

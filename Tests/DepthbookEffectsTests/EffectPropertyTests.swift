@@ -212,7 +212,7 @@ struct EffectPropertyTests {
         #expect(throws: EffectError.unknownParameter(effect: "exposure", name: "stops")) {
             try attempt(S.step("x", "exposure", ["image": "photo"], ["stops": .number(1)]))
         }
-        #expect(throws: EffectError.badParameter(effect: "exposure", name: "ev", message: "9.0 is above the maximum 5.0")) {
+        #expect(throws: EffectError.badParameter(effect: "exposure", name: "ev", message: "must be between -5 and 5, not 9")) {
             try attempt(S.step("x", "exposure", ["image": "photo"], ["ev": .number(9)]))
         }
         #expect(throws: EffectError.unknownEffect("sparkle")) { try attempt(S.step("x", "sparkle", [:])) }

@@ -117,11 +117,9 @@ def test_crop_histogram_and_errors_in_place(server):
     histogram = client.ok("histogram", cell=SLIDER_CELL, bins=64)
     assert len(histogram["bins"]) == 64 and histogram["min"] <= histogram["max"]
     assert histogram["marker"] is not None and histogram["min"] <= histogram["marker"] <= histogram["max"]
-    # A bad parameter value is reported for the cell as a cellError event, not as a dead session.
-    client.ok("setParams", cell=SLIDER_CELL, params={"percentile": "lots"}, seq=2)
-    error = client.wait_event(lambda e: e.get("event") == "cellError" and e.get("cell") == SLIDER_CELL,
-                              "a cellError for the bad parameter")
-    assert error["seq"] == 2 and error["message"]
+    # A bad parameter value is refused before it is merged, naming the parameter; the session lives on.
+    refused = client.request("setParams", cell=SLIDER_CELL, params={"percentile": "lots"}, seq=2)
+    assert refused["error"]["code"] == "bad_request" and "percentile" in refused["error"]["message"]
     assert client.ok("listSamples")
     client.close()
 

@@ -45,6 +45,15 @@ export class StepCell extends HTMLElement {
             this.controls.set(descriptor.name, control);
             params.append(control);
         }
+        this.onParamError = (event) => {
+            if (event.detail.cell !== cell.id) return;
+            for (const [name, value] of Object.entries(event.detail.restored)) {
+                const control = this.controls.get(name);
+                control?.setValue(value ?? control.descriptor.default);
+                control?.showError(event.detail.message);
+            }
+        };
+        session.addEventListener('paramError', this.onParamError);
         params.addEventListener('pickrequest', (event) => this.togglePicking(event.detail.name));
         params.addEventListener('uploadrequest', (event) => {
             const { file, resolve, reject } = event.detail;
@@ -63,6 +72,10 @@ export class StepCell extends HTMLElement {
         this.picking = null;
         this.replaceChildren(summary, inputs, params, this.output);
         return this;
+    }
+
+    disconnectedCallback() {
+        this.session?.removeEventListener('paramError', this.onParamError);
     }
 
     /** The input a before/after split compares against: the first image input, else the first input. */

@@ -43,9 +43,11 @@ export class ParamControl extends HTMLElement {
             case 'upload': editor = this.buildUpload(id, label, describedBy); break;
             default: editor = this.buildNumber(id, label, describedBy); break;
         }
+        this.errorLine = h('p', { class: 'param-error', role: 'alert', hidden: true });
         this.replaceChildren(
             h('label', { class: 'param-label', for: id, text: label }),
             h('div', { class: 'param-editor' }, editor, unit, reset),
+            this.errorLine,
             doc,
         );
         this.setValue(value ?? descriptor.default);
@@ -170,9 +172,17 @@ export class ParamControl extends HTMLElement {
 
     /** Shows and reports a value. `reflect` also updates the editors (reset, typed or picked values). */
     commit(value, interactive, reflect = false) {
+        this.showError(null);
         if (reflect) this.setValue(value);
         this.value = value;
         this.onValue(value, interactive);
+    }
+
+    /** The server refused the value: say why beside the control (null clears it). */
+    showError(message) {
+        this.errorLine.hidden = !message;
+        this.errorLine.textContent = message ?? '';
+        this.toggleAttribute('aria-invalid', Boolean(message));
     }
 
     setPicking(active) {

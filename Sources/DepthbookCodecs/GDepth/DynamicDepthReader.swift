@@ -47,6 +47,7 @@ enum DynamicDepthReader {
 
     /// Depth from the first camera's DepthMap, or nil when the XMP has no Dynamic Depth.
     static func depth(in documents: [XMPDocument], file: [UInt8], orientation: Orientation, limits: DecodeLimits) throws -> DepthData? {
+        let limits = limits.auxiliary
         guard let items = try directory(documents) else { return nil }
         var depthMap: XMPValue?
         for doc in documents {

@@ -5,6 +5,7 @@ import Foundation
 enum GDepthReader {
     /// Depth from the GDepth properties of `documents` (main and extended XMP), or nil when there are none.
     static func depth(in documents: [XMPDocument], orientation: Orientation, limits: DecodeLimits) throws -> DepthData? {
+        let limits = limits.auxiliary
         func text(_ name: String) -> String? { documents.lazy.compactMap { $0.text(XMPNamespace.gDepth, name) }.first }
         func number(_ name: String) throws -> Double? {
             for d in documents { if let v = try d.number(XMPNamespace.gDepth, name) { return v } }

@@ -38,7 +38,7 @@ enum GoogleDepthRange {
 
     /// Decodes an embedded depth image (PNG or JPEG) to its first channel in 0...1.
     static func normalizedPlane(_ bytes: [UInt8], limits: DecodeLimits) throws -> FloatPlane {
-        if PNGCodec.isPNG(bytes[...]) { return try PNGCodec.decode(bytes, limits: limits).firstChannelUnit() }
+        if PNGCodec.isPNG(bytes[...]) { return try PNGCodec.decode(bytes, limits: limits, what: "the depth map (PNG)").firstChannelUnit() }
         if bytes.starts(with: [0xFF, 0xD8]) {
             return DepthPlanes.unitPlane(try TurboJPEGDecoder.decode(bytes[...], gray: true, limits: limits, what: "the depth image"))
         }

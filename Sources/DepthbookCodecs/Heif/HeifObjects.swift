@@ -102,6 +102,9 @@ final class HeifHandle {
     }
 
     /// Metadata blocks of one type ("Exif", or "mime" for XMP), as bytes.
+    /// The most bytes one metadata block or colour profile may claim.
+    static let maxMetadataBytes = 16 << 20
+
     func metadata(type: String, contentType: String? = nil) -> [[UInt8]] {
         let n = Int(heif_image_handle_get_number_of_metadata_blocks(raw, type))
         guard n > 0 else { return [] }
@@ -113,7 +116,8 @@ final class HeifHandle {
                 guard let actual = heif_image_handle_get_metadata_content_type(raw, id), String(cString: actual) == contentType else { continue }
             }
             let size = heif_image_handle_get_metadata_size(raw, id)
-            guard size > 0, size < 64 * 1024 * 1024 else { continue }
+            // A size read from the file's item table: bounded before it is allocated (EXIF and XMP are small).
+            guard size > 0, size <= Self.maxMetadataBytes else { continue }
             var block = [UInt8](repeating: 0, count: size)
             let error = block.withUnsafeMutableBytes { heif_image_handle_get_metadata(raw, id, $0.baseAddress) }
             if error.code == heif_error_Ok { blocks.append(block) }
@@ -131,7 +135,7 @@ final class HeifHandle {
         let type = heif_image_handle_get_color_profile_type(raw)
         guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
         let size = heif_image_handle_get_raw_color_profile_size(raw)
-        guard size > 0 else { return nil }
+        guard size > 0, size <= Self.maxMetadataBytes else { return nil }
         var data = [UInt8](repeating: 0, count: size)
         let error = data.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(raw, $0.baseAddress) }
         return error.code == heif_error_Ok ? data : nil

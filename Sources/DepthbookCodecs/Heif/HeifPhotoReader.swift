@@ -72,6 +72,7 @@ enum HeifPhotoReader {
 
     /// Decodes depth and every matte by URN; lists the rest (HDR gain maps are listed, never applied).
     static func readAuxiliary(_ primary: HeifHandle, ids: [heif_item_id], limits: DecodeLimits) throws -> AuxiliaryPlanes {
+        let limits = limits.auxiliary
         var planes = AuxiliaryPlanes()
         let depthIDs = Set(primary.depthIDs())
         for id in ids {

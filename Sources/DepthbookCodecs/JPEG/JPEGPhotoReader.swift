@@ -12,7 +12,7 @@ enum JPEGPhotoReader {
         let xmpText = primary.xmp
         var documents: [XMPDocument] = []
         if let xmpText { documents.append(try XMPDocument(xmpText)) }
-        if let guid = documents.first?.text(XMPNamespace.xmpNote, "HasExtendedXMP"), let extended = try primary.extendedXMP(guid: guid) {
+        if let guid = documents.first?.text(XMPNamespace.xmpNote, "HasExtendedXMP"), let extended = try primary.extendedXMP(guid: guid, limits: limits) {
             documents.append(try XMPDocument(extended))
         }
 
@@ -39,6 +39,7 @@ enum JPEGPhotoReader {
     /// Decodes MPF images 2... as Apple lays them out: each a JPEG with XMP saying what it is.
     static func readMPFImages(_ bytes: [UInt8], mpf: (tiffOffset: Int, payload: ArraySlice<UInt8>), orientation: Orientation,
                               limits: DecodeLimits, into photo: inout Photo) throws {
+        let limits = limits.auxiliary
         let index = try MPFIndex(payload: mpf.payload)
         for (number, entry) in index.entries.enumerated() where number > 0 {
             let start = mpf.tiffOffset + entry.offset

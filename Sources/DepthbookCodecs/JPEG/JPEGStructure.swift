@@ -102,7 +102,7 @@ struct JPEGStructure {
     /// Extended XMP (Adobe's split across APP1 segments), joined for the GUID the main XMP names.
     ///
     /// Each chunk is: 32-byte GUID, 4-byte full length, 4-byte offset, data. Chunks may come in any order.
-    func extendedXMP(guid: String) throws -> String? {
+    func extendedXMP(guid: String, limits: DecodeLimits = .default) throws -> String? {
         var total = -1
         var pieces: [(Int, ArraySlice<UInt8>)] = []
         for chunk in appSegments(1, signature: JPEGStructure.extendedXMPSignature) where chunk.count >= 40 {
@@ -113,6 +113,11 @@ struct JPEGStructure {
             pieces.append((Int(try r.u32(4)), chunk.dropFirst(40)))
         }
         guard total >= 0 else { return nil }
+        // The declared length is only a claim: it must be within the limit and covered by the chunks actually
+        // in the file before anything that size is allocated.
+        try limits.check(metadataBytes: total, what: "the extended XMP")
+        let present = pieces.reduce(0) { $0 + $1.1.count }
+        guard present >= total else { throw PhotoError.truncated("extended XMP is missing \(total - present) of its \(total) bytes") }
         var out = [UInt8](repeating: 0, count: total)
         var covered = 0
         for (offset, data) in pieces {

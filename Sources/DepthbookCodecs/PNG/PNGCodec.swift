@@ -37,11 +37,11 @@ public enum PNGCodec {
     public static func isPNG(_ bytes: ArraySlice<UInt8>) -> Bool { bytes.starts(with: signature) }
 
     /// Decodes a PNG in its own channel layout and bit depth.
-    public static func decode(_ bytes: [UInt8], limits: DecodeLimits = .default) throws -> PNGImage {
-        try decode(bytes[...], limits: limits)
+    public static func decode(_ bytes: [UInt8], limits: DecodeLimits = .default, what: String = "the PNG") throws -> PNGImage {
+        try decode(bytes[...], limits: limits, what: what)
     }
 
-    static func decode(_ bytes: ArraySlice<UInt8>, limits: DecodeLimits) throws -> PNGImage {
+    static func decode(_ bytes: ArraySlice<UInt8>, limits: DecodeLimits, what: String = "the PNG") throws -> PNGImage {
         guard !bytes.isEmpty else { throw PhotoError.empty }
         guard isPNG(bytes) else { throw PhotoError.unsupportedFormat("no PNG signature") }
         var image = png_image()
@@ -56,7 +56,7 @@ public enum PNGCodec {
         }
         let width = Int(image.width), height = Int(image.height)
         do {
-            try limits.check(width: width, height: height, what: "the PNG")
+            try limits.check(width: width, height: height, what: what)
         } catch {
             png_image_free(&image)
             throw error

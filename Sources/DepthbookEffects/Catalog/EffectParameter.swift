@@ -50,8 +50,9 @@ public struct EffectParameter: Sendable, Equatable {
         switch (kind, value) {
         case (.number, .number(let n)):
             guard n.isFinite else { throw .badParameter(effect: effect, name: name, message: "must be a finite number") }
-            if let min, n < min - 1e-9 { throw .badParameter(effect: effect, name: name, message: "\(n) is below the minimum \(min)") }
-            if let max, n > max + 1e-9 { throw .badParameter(effect: effect, name: name, message: "\(n) is above the maximum \(max)") }
+            if let min, let max, n < min - 1e-9 || n > max + 1e-9 {
+                throw .badParameter(effect: effect, name: name, message: "must be between \(Self.shown(min)) and \(Self.shown(max)), not \(Self.shown(n))")
+            }
             return value
         case (.choice, .choice(let c)):
             guard choices.contains(c) else {
@@ -75,6 +76,11 @@ public struct EffectParameter: Sendable, Equatable {
 }
 
 extension EffectParameter {
+    /// A number as people write it: 90, not 90.0.
+    static func shown(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     /// The studio names uploads by the SHA-256 of their bytes, in lowercase hex.
     static func isUploadID(_ id: String) -> Bool {
         id.utf8.count == 64 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }

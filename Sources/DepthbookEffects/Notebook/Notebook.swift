@@ -49,10 +49,49 @@ public struct Notebook: Sendable, Equatable, Codable {
         try validate()
     }
 
-    /// Checks ids are well formed and unique, and every reference points at a photo plane or an earlier cell.
+    /// How large a notebook may be. Checked wherever a notebook comes in (the socket, the store, bundled
+    /// files), so everything downstream — the graph walk, the recipe, the evaluation's stack — is bounded.
+    public struct Limits: Sendable, Equatable, Codable {
+        public var maxCells = 200
+        /// The longest chain of cells each reading the one before (the depth of the recipe).
+        public var maxChainDepth = 64
+        public var maxParamsPerCell = 32
+        public var maxInputsPerCell = 16
+        /// Characters in a note's text, a title or description, a parameter's text value.
+        public var maxTextLength = 20_000
+        public var maxValueLength = 1_024
+    }
+
+    public static let limits = Limits()
+
+    /// Checks the notebook's size against `Notebook.limits`, ids are well formed and unique, and every
+    /// reference points at a photo plane or an earlier cell (so there are no cycles).
     public func validate() throws {
+        let limits = Notebook.limits
+        guard cells.count <= limits.maxCells else {
+            throw NotebookError.invalid("a notebook has at most \(limits.maxCells) cells; this one has \(cells.count)")
+        }
+        for (field, text) in [("name", name), ("title", title), ("description", description)] where text.count > limits.maxTextLength {
+            throw NotebookError.invalid("the \(field) is longer than \(limits.maxTextLength) characters")
+        }
         var seen = Set<String>()
+        /// Per cell, the length of the longest chain of cells ending at it.
+        var depth: [String: Int] = [:]
         for cell in cells {
+            if (cell.text?.count ?? 0) > limits.maxTextLength {
+                throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxTextLength) characters of text")
+            }
+            if (cell.params?.count ?? 0) > limits.maxParamsPerCell {
+                throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxParamsPerCell) parameters")
+            }
+            if (cell.inputs?.count ?? 0) > limits.maxInputsPerCell {
+                throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxInputsPerCell) inputs")
+            }
+            for (name, value) in cell.params ?? [:] {
+                if case .choice(let text) = value, text.count > limits.maxValueLength {
+                    throw NotebookError.invalid("parameter \"\(name)\" of cell \"\(cell.id)\" is longer than \(limits.maxValueLength) characters")
+                }
+            }
             guard Cell.isValidID(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" must be 1-64 letters, digits, - or _") }
             guard !seen.contains(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" is used twice") }
             for reference in cell.references {
@@ -62,6 +101,12 @@ public struct Notebook: Sendable, Equatable, Codable {
                     throw NotebookError.invalid("cell \"\(cell.id)\" refers to \"\(reference)\", which is not a photo plane or a cell above it")
                 }
             }
+            let own = 1 + cell.references.map { depth[$0.split(separator: ".", maxSplits: 1).first.map(String.init) ?? $0] ?? 0 }.max(or: 0)
+            guard own <= limits.maxChainDepth else {
+                throw NotebookError.invalid("cell \"\(cell.id)\" ends a chain of \(own) cells, each reading the one before; "
+                    + "the most is \(limits.maxChainDepth)")
+            }
+            depth[cell.id] = own
             seen.insert(cell.id)
         }
     }
@@ -183,4 +228,9 @@ public enum NotebookError: Error, Equatable, CustomStringConvertible {
         case .invalid(let m): return "invalid notebook: \(m)"
         }
     }
+}
+
+extension Sequence where Element: Comparable {
+    /// The largest element, or `fallback` for an empty sequence.
+    func max(or fallback: Element) -> Element { self.max() ?? fallback }
 }

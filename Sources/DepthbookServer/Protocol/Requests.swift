@@ -92,18 +92,9 @@ public enum StudioRequest: Sendable, Equatable {
             self.width = width
         }
 
-        public var frameCount: Int { frames ?? StudioRequest.defaultGIFFrames }
-        public var frameWidth: Int { width ?? StudioRequest.defaultGIFWidth }
+        public var frameCount: Int { frames ?? Limits.studio.defaultExportFrames }
+        public var frameWidth: Int { width ?? Limits.studio.defaultExportWidth }
     }
-
-    /// Limits the protocol states; checked before any work so the message names the field to change.
-    public static let previewWidths = 64...2048
-    public static let maxCropSide = 1024
-    public static let histogramBins = 2...1024
-    public static let gifFrames = 2...120
-    public static let gifWidths = 16...2048
-    public static let defaultGIFFrames = 12
-    public static let defaultGIFWidth = 480
 }
 
 public enum ExportFormat: String, Sendable, Equatable, Codable {
@@ -113,7 +104,7 @@ public enum ExportFormat: String, Sendable, Equatable, Codable {
 /// Turns one text message into a request, or the error its reply carries.
 public enum RequestDecoder {
     /// The largest text message accepted; anything longer is answered with `too_large` unread.
-    public static let maxMessageBytes = 1 << 20
+    public static var maxMessageBytes: Int { Limits.studio.maxMessageBytes }
 
     /// The id to answer (nil when the message has none) and the decoded request or its error.
     public static func decode(_ bytes: [UInt8]) -> (id: Int?, request: Result<StudioRequest, ProtocolError>) {
@@ -141,6 +132,7 @@ public enum RequestDecoder {
 
     private static func decode(type: String, data: Data) throws -> StudioRequest {
         let decoder = JSONDecoder()
+        let limits = Limits.studio
         switch type {
         case "hello":
             let hello = try decoder.decode(StudioRequest.Hello.self, from: data)
@@ -162,39 +154,34 @@ public enum RequestDecoder {
         case "setParams":
             let set = try decoder.decode(StudioRequest.SetParams.self, from: data)
             try checkSeq(set.seq)
+            guard set.params.count <= limits.notebook.maxParamsPerCell else {
+                throw ProtocolError.badRequest("setParams carries at most \(limits.notebook.maxParamsPerCell) parameters")
+            }
             return .setParams(set)
         case "preview":
             let preview = try decoder.decode(StudioRequest.Preview.self, from: data)
             try checkSeq(preview.seq)
-            guard StudioRequest.previewWidths.contains(preview.width) else {
-                throw ProtocolError.badRequest("\"width\" must be between 64 and 2048 pixels, not \(preview.width)")
-            }
+            try limits.check(preview.width, in: limits.previewWidth, "width", unit: " pixels")
             return .preview(preview)
         case "crop":
             let crop = try decoder.decode(StudioRequest.Crop.self, from: data)
             try checkSeq(crop.seq)
-            guard crop.x >= 0, crop.y >= 0, crop.w >= 1, crop.h >= 1 else {
-                throw ProtocolError.badRequest("crop needs x, y >= 0 and w, h >= 1")
-            }
-            guard crop.w <= StudioRequest.maxCropSide, crop.h <= StudioRequest.maxCropSide else {
-                throw ProtocolError(.tooLarge, "a crop is at most 1024×1024 pixels, not \(crop.w)×\(crop.h)")
+            try limits.check(crop.x, in: 0...limits.maxImageSide, "x")
+            try limits.check(crop.y, in: 0...limits.maxImageSide, "y")
+            guard crop.w >= 1, crop.h >= 1 else { throw ProtocolError.badRequest("crop needs w, h >= 1") }
+            guard crop.w <= limits.maxCropSide, crop.h <= limits.maxCropSide else {
+                throw ProtocolError(.tooLarge, "a crop is at most \(limits.maxCropSide)×\(limits.maxCropSide) pixels, not \(crop.w)×\(crop.h)")
             }
             return .crop(crop)
         case "histogram":
             let histogram = try decoder.decode(StudioRequest.Histogram.self, from: data)
-            guard StudioRequest.histogramBins.contains(histogram.bins) else {
-                throw ProtocolError.badRequest("\"bins\" must be between 2 and 1024, not \(histogram.bins)")
-            }
+            try limits.check(histogram.bins, in: limits.histogramBins, "bins")
             return .histogram(histogram)
         case "save": return .save
         case "export":
             let export = try decoder.decode(StudioRequest.Export.self, from: data)
-            guard StudioRequest.gifFrames.contains(export.frameCount) else {
-                throw ProtocolError.badRequest("\"frames\" must be between 2 and 120, not \(export.frameCount)")
-            }
-            guard StudioRequest.gifWidths.contains(export.frameWidth) else {
-                throw ProtocolError.badRequest("\"width\" must be between 16 and 2048, not \(export.frameWidth)")
-            }
+            try limits.check(export.frameCount, in: limits.exportFrames, "frames")
+            try limits.check(export.frameWidth, in: limits.exportWidth, "width", unit: " pixels")
             return .export(export)
         default:
             throw ProtocolError(.unknownType, "unknown request type \"\(type)\"")
@@ -202,7 +189,7 @@ public enum RequestDecoder {
     }
 
     private static func checkSeq(_ seq: Int) throws {
-        guard seq >= 0 else { throw ProtocolError.badRequest("\"seq\" must be a non-negative integer") }
+        try Limits.studio.check(seq, in: 0...Limits.studio.maxSeq, "seq")
     }
 
     /// A decoding error in words a page author can act on: which field, and what was wrong with it.

@@ -9,6 +9,10 @@ struct HelloResult: Encodable, Sendable {
     var role: SessionRole
     /// `full`, or `read` for a client without the studio's access token: it may open and look, not change.
     var access: ConnectionAccess
+    /// Every bound the server checks on requests, so the page hard-codes none of them.
+    var limits: Limits
+    /// The photo planes a preview may name directly.
+    var planes: [String]
     /// What the session already shows (after a resume, or for a watcher); absent for a new session.
     var notebook: Notebook?
     var photo: JSONValue?

@@ -172,7 +172,8 @@ public struct RenderScheduler: Sendable {
         var actions: [Action] = []
         for (slot, var state) in slots {
             state.pending = nil
-            state.floor = state.newestSeq + 1
+            // Saturating: the decoder bounds seq far below Int.max, and this must not trap even if it did not.
+            state.floor = state.newestSeq == .max ? .max : state.newestSeq + 1
             if let running = state.inFlight {
                 invalidated.insert(running.ticket)
                 actions.append(.cancel(ticket: running.ticket))

@@ -141,7 +141,7 @@ public final class Studio: Sendable {
         let snapshot = session.state.withLock { ($0.notebook, $0.photo?.facts, $0.shared) }
         session.attach(connection, role: role)
         return HelloResult(session: session.id, protocol: 1, server: serverName, resumed: resumed, role: role,
-                           access: connection.access, notebook: snapshot.0, photo: snapshot.1, shared: snapshot.2)
+                           access: connection.access, limits: .studio, planes: Self.photoPlanes.sorted(), notebook: snapshot.0, photo: snapshot.1, shared: snapshot.2)
     }
 
     private func openNotebook(_ open: StudioRequest.OpenNotebook, _ session: Session) throws -> OpenNotebookResult {
@@ -196,20 +196,19 @@ public final class Studio: Sendable {
         return PhotoResult(photo: photo.facts)
     }
 
+    /// Everything is checked and the photo loaded before the session changes: a refused notebook leaves the
+    /// session exactly as it was.
     private func setNotebook(_ notebook: Notebook, _ session: Session, from connection: ClientConnection) throws -> NotebookResult {
-        let photoChanged: Bool = try session.state.withLock { s in
-            guard s.notebook != nil else { throw ProtocolError.badRequest("open a notebook before replacing it") }
-            let changed = s.notebook?.photo != notebook.photo
+        let current = session.state.withLock { $0.notebook }
+        guard let current else { throw ProtocolError.badRequest("open a notebook before replacing it") }
+        do { try ParameterCheck.check(notebook) } catch { throw ProtocolError.badRequest("\(error)") }
+        let photo = current.photo != notebook.photo ? try loadPhoto(notebook.photo) : nil
+        session.state.withLock { s in
             if s.notebook != notebook { s.shared = nil }
             s.notebook = notebook
-            return changed
-        }
-        if photoChanged {
-            let photo = try loadPhoto(notebook.photo)
-            let renderer = photo.renderer
-            session.state.withLock { s in
+            if let photo {
                 s.photo = photo
-                s.renderer = renderer
+                s.renderer = photo.renderer
             }
         }
         session.invalidateRenders()
@@ -229,6 +228,12 @@ public final class Studio: Sendable {
             }
             guard notebook.cells[index].kind == .step else {
                 throw ProtocolError.badRequest("cell \"\(set.cell)\" is a \(notebook.cells[index].kindName) cell; only step cells have parameters")
+            }
+            // Refused before anything is merged: the notebook keeps its last good values.
+            do {
+                try ParameterCheck.check(set.params, effect: notebook.cells[index].effect ?? "")
+            } catch {
+                throw ProtocolError.badRequest("cell \"\(set.cell)\": \(error)")
             }
             var params = notebook.cells[index].params ?? [:]
             params.merge(set.params) { _, new in new }
@@ -269,7 +274,8 @@ public final class Studio: Sendable {
     private func crop(_ crop: StudioRequest.Crop, _ session: Session) throws -> (CellSeqResult, Session.RenderKickoff) {
         try session.state.withLock { s in
             try Self.checkRenderable(crop.cell, in: s.notebook)
-            if let photo = s.photo?.photo, crop.x + crop.w > photo.width || crop.y + crop.h > photo.height {
+            // Compared as `x > width − w`, which cannot overflow for any x the decoder lets through.
+            if let photo = s.photo?.photo, crop.x > photo.width - crop.w || crop.y > photo.height - crop.h {
                 throw ProtocolError.badRequest("the crop must lie inside the \(photo.width)×\(photo.height) image")
             }
         }

@@ -62,6 +62,7 @@ final class WebSocketTransport: @unchecked Sendable {
     private let uploadLimit: Int
     private let maxMessageBytes: Int
     private static let fragmentBytes = 64 * 1024
+    static let maxHeaderBytes = 16 * 1024
 
     /// Set by `start`, cleared by the service thread under the lock before the context is destroyed, so
     /// other threads never cancel the service of a context that is gone.
@@ -124,6 +125,9 @@ final class WebSocketTransport: @unchecked Sendable {
         info.gid = -1
         info.uid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
+        // Request headers up to 16 KiB in all (lws's default, 4 KiB, dropped a request with a large cookie
+        // without any answer). Larger ones are refused by lws with 431.
+        info.max_http_header_data = UInt16(Self.maxHeaderBytes)
         // No permessage-deflate: JPEG does not compress and lws 4.1's deflate crashed on large frames.
         info.extensions = nil
         let iface: UnsafeMutablePointer<CChar>? = configuration.host == "0.0.0.0" ? nil : strdup(configuration.host)
