@@ -18,6 +18,10 @@ public struct ServerConfiguration: Sendable {
     public var renderWorkers: Int = 2
     /// How long a session waits for its page to reconnect.
     public var sessionGrace: Duration = .seconds(120)
+    /// The memory the studio plans to use, shared out by `MemoryBudget`.
+    public var memoryBudget = MemoryBudget()
+    /// When exports and unused uploads are cleaned away.
+    public var retention = DataJanitor.Policy()
 
     public init() {}
 

@@ -10,6 +10,9 @@ public final class StudioServer: Sendable {
     /// The port actually bound (differs from the configuration when it asked for 0).
     public let port: Int
     private let transport: WebSocketTransport
+    private let pool: RenderPool
+    private let janitor: DataJanitor
+    private let store: any NotebookStore
     private let running = Atomic<Bool>(false)
     /// Notebook files that could not be read at start (reported, never fatal).
     public let notebookProblems: [String]
@@ -22,19 +25,29 @@ public final class StudioServer: Sendable {
         let exports = data + "/exports"
         try fm.createDirectory(atPath: exports, withIntermediateDirectories: true)
         let store = try SQLiteNotebookStore(path: data + "/notebooks.sqlite")
+        self.store = store
+        janitor = DataJanitor(exportsDirectory: exports, uploadsDirectory: data + "/uploads", policy: configuration.retention)
         let uploads = try UploadStore(directory: data + "/uploads")
         let bundled = BundledNotebooks(directory: configuration.notebooksDirectory)
         notebookProblems = bundled.problems
 
         let pool = RenderPool(width: configuration.renderWorkers)
-        let hub = SessionHub(pool: pool, gracePeriod: configuration.sessionGrace)
+        self.pool = pool
+        let photos = PhotoCache(byteLimit: configuration.memoryBudget.photoBytes) { try backend.loadPhoto($0) }
+        let hub = SessionHub(pool: pool, photos: photos, gracePeriod: configuration.sessionGrace,
+                             keptFrameBytes: configuration.memoryBudget.keptFramesBytesPerSession)
         let studio = Studio(backend: backend, store: store, bundled: bundled, hub: hub, exportsDirectory: exports,
                             version: version)
         self.studio = studio
         let router = HTTPRouter(publicDirectory: configuration.publicDirectory, exportsDirectory: exports,
                                 uploads: UploadHandler(store: uploads, backend: backend,
                                                        limitBytes: configuration.uploadLimitBytes),
-                                stats: { ServerStats(rssMb: ProcessMemory.residentMegabytes() ?? 0, sessions: hub.count) })
+                                stats: {
+                                    ServerStats(rssMb: ProcessMemory.residentMegabytes() ?? 0, sessions: hub.count,
+                                                budgetMb: Double(configuration.memoryBudget.totalBytes >> 20),
+                                                photosMb: Double(photos.bytes) / 1_048_576,
+                                                cachesMb: Double(backend.cacheBytesHeld) / 1_048_576)
+                                })
         transport = WebSocketTransport(
             configuration: configuration, maxMessageBytes: RequestDecoder.maxMessageBytes,
             handlers: .init(
@@ -60,13 +73,30 @@ public final class StudioServer: Sendable {
         scheduleSweep()
     }
 
-    /// Drops sessions whose grace period ran out, every few seconds while the server runs.
-    private func scheduleSweep() {
+    /// Every few seconds while the server runs: drops sessions whose grace period ran out, and gives memory
+    /// back to the system once renders have stopped (they reuse warm heap while they run).
+    private func scheduleSweep(trimmedAt: UInt64? = nil, round: Int = 0) {
         DispatchQueue.global().asyncAfter(deadline: .now() + 5) { [weak self] in
             guard let self, running.load(ordering: .acquiring) else { return }
             studio.hub.sweep()
-            scheduleSweep()
+            if round % Self.janitorRounds == 0 { cleanData() }
+            var trimmed = trimmedAt
+            if let finished = pool.finishedWhenIdle, finished != trimmedAt {
+                ProcessMemory.releaseFreeMemory()
+                trimmed = finished
+            }
+            scheduleSweep(trimmedAt: trimmed, round: round + 1)
         }
+    }
+
+    /// The data directory is cleaned at start and then every ten minutes (120 sweeps of 5 s).
+    private static let janitorRounds = 120
+
+    private func cleanData() {
+        janitor.sweepExports()
+        // Uploads in use are those of saved notebooks and live sessions; if the store cannot say, keep all.
+        guard let saved = try? store.referencedUploads() else { return }
+        janitor.sweepUploads(inUse: saved.union(studio.hub.referencedUploads()))
     }
 
     /// Stops serving: the socket closes, sessions end, the service thread finishes.

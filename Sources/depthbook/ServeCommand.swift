@@ -46,7 +46,25 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a disconnected session waits for its page to come back (env DEPTHBOOK_SESSION_GRACE; default 120).")
     var sessionGrace: Int?
 
+    @Option(name: .customLong("memory-budget-mb"),
+            help: "Memory the studio plans to use in MiB: decoded photos, render caches, kept frames, outboxes and exports share it (env DEPTHBOOK_MEMORY_BUDGET_MB; default 1024).")
+    var memoryBudgetMb: Int?
+
+    @Option(name: .customLong("export-max-age-hours"), help: "Exports are removed this many hours after they were made (env DEPTHBOOK_EXPORT_MAX_AGE_HOURS; default 24).")
+    var exportMaxAgeHours: Int?
+
+    @Option(name: .customLong("export-max-mb"), help: "Exports beyond this many MiB in all are removed, oldest first (env DEPTHBOOK_EXPORT_MAX_MB; default 2048).")
+    var exportMaxMb: Int?
+
+    @Option(name: .customLong("upload-max-age-days"), help: "Uploads no saved notebook or live session uses are removed after this many days (env DEPTHBOOK_UPLOAD_MAX_AGE_DAYS; default 7).")
+    var uploadMaxAgeDays: Int?
+
     func validate() throws {
+        for (name, value) in [("--export-max-age-hours", exportMaxAgeHours), ("--export-max-mb", exportMaxMb),
+                              ("--upload-max-age-days", uploadMaxAgeDays)] {
+            if let value, value < 1 { throw ValidationError("\(name) must be at least 1") }
+        }
+        if let memoryBudgetMb, memoryBudgetMb < 256 { throw ValidationError("--memory-budget-mb must be at least 256") }
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535, not \(port)") }
         if let uploadLimitMb, uploadLimitMb < 1 { throw ValidationError("--upload-limit-mb must be at least 1") }
         if let renderWorkers, !(1...64).contains(renderWorkers) { throw ValidationError("--render-workers must be 1...64") }
@@ -77,8 +95,15 @@ struct ServeCommand: ParsableCommand {
         if let mb = try uploadLimitMb ?? number("DEPTHBOOK_UPLOAD_LIMIT_MB") { config.uploadLimitBytes = mb << 20 }
         if let workers = try renderWorkers ?? number("DEPTHBOOK_RENDER_WORKERS") { config.renderWorkers = workers }
         if let grace = try sessionGrace ?? number("DEPTHBOOK_SESSION_GRACE") { config.sessionGrace = .seconds(grace) }
+        if let budget = try memoryBudgetMb ?? number("DEPTHBOOK_MEMORY_BUDGET_MB") {
+            guard budget >= 256 else { throw ValidationError("the memory budget must be at least 256 MiB, not \(budget)") }
+            config.memoryBudget = MemoryBudget(megabytes: budget)
+        }
 
-        let backend = try EffectsBackend(dataDirectory: config.dataDirectory)
+        if let hours = try exportMaxAgeHours ?? number("DEPTHBOOK_EXPORT_MAX_AGE_HOURS") { config.retention.exportMaxAge = .seconds(max(1, hours) * 3600) }
+        if let mb = try exportMaxMb ?? number("DEPTHBOOK_EXPORT_MAX_MB") { config.retention.exportMaxBytes = max(1, mb) << 20 }
+        if let days = try uploadMaxAgeDays ?? number("DEPTHBOOK_UPLOAD_MAX_AGE_DAYS") { config.retention.uploadMaxAge = .seconds(max(1, days) * 86400) }
+        let backend = try EffectsBackend(dataDirectory: config.dataDirectory, sharedCacheBytes: config.memoryBudget.cacheBytes)
         let server: StudioServer
         do {
             server = try StudioServer(configuration: config, backend: backend, version: DepthbookVersion.string)

@@ -147,4 +147,22 @@ struct RenderSchedulerTests {
         let ghost = RenderJob(ticket: 99, request: request(1), coarse: false)
         #expect(scheduler.finished(ghost, outcome: .rendered).isEmpty)
     }
+
+    @Test func droppedWorkIsNeverDeliveredButDeliveredFramesStayCurrent() throws {
+        var scheduler = RenderScheduler()
+        let first = started(try scheduler.request(request(1)))[0]
+        _ = scheduler.finished(first, outcome: .rendered)
+        let second = started(try scheduler.request(request(2)))[0]
+        _ = try scheduler.request(request(3))  // pending behind the second
+        let slot = first.request.slot
+        #expect(scheduler.dropWork() == [.cancel(ticket: second.ticket)])
+        // The cancelled render still finishing delivers nothing and starts nothing.
+        #expect(scheduler.finished(second, outcome: .rendered).isEmpty)
+        #expect(scheduler.inFlightCount == 0)
+        // A frame delivered before stays replayable only while it is the newest request's.
+        #expect(!scheduler.isCurrent(slot: slot, seq: 1, coarse: false))
+        #expect(scheduler.isCurrent(slot: slot, seq: 1, coarse: true))
+        // New requests render as usual.
+        #expect(started(try scheduler.request(request(4))).map(\.request.seq) == [4])
+    }
 }

@@ -77,7 +77,8 @@ final class FakeRenderer: PhotoRenderer {
         HistogramReply(bins: Array(repeating: 1, count: bins), min: 0, max: 1, marker: nil, holes: 0)
     }
 
-    func export(notebook: Notebook, export: StudioRequest.Export, progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
+    func export(notebook: Notebook, export: StudioRequest.Export, progress: @escaping @Sendable (Double) -> Void,
+                isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedFile {
         progress(0.5)
         return ExportedFile(bytes: Array("export of \(export.cell)".utf8), fileExtension: export.format == .png ? "png" : "jpg")
     }
@@ -165,7 +166,9 @@ enum StudioFixture {
         let exports = FileManager.default.temporaryDirectory.appendingPathComponent("exports-\(UUID().uuidString)").path
         return Studio(backend: backend, store: try SQLiteNotebookStore(),
                       bundled: BundledNotebooks(notebooks: ["depth-threshold": notebook]),
-                      hub: SessionHub(pool: RenderPool(width: 2), gracePeriod: grace), exportsDirectory: exports, version: "test")
+                      hub: SessionHub(pool: RenderPool(width: 2), photos: PhotoCache(byteLimit: 1 << 30) { try backend.loadPhoto($0) },
+                                      gracePeriod: grace),
+                      exportsDirectory: exports, version: "test")
     }
 }
 

@@ -305,3 +305,87 @@ def test_seeded_fuzz_of_protocol_messages(server):
     assert all(not replies for replies in client.replies.values()), "every request got exactly one reply"
     client.close()
     still_answers(server)
+
+
+# Memory: a client that never reads, one export at a time, the budget reported
+
+
+def raw_websocket(port: int):
+    """A WebSocket opened by hand on a plain socket, so the test decides when (never) to read."""
+    import socket
+    connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+    connection.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                        "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += connection.recv(1)
+    assert b" 101 " in answer.split(b"\r\n")[0], answer
+    return connection
+
+
+def masked_text(payload: bytes) -> bytes:
+    mask = b"\x01\x02\x03\x04"
+    length = len(payload)
+    header = b"\x81" + (bytes([0x80 | length]) if length < 126 else b"\xfe" + struct.pack(">H", length))
+    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_a_watcher_that_never_reads_is_cut_off(tmp_path):
+    """Output the server makes without being asked on that socket (a watcher is told of every edit) must not
+    pile up for a page that stopped reading: past the outbox bound the watcher is closed. The smallest budget
+    (256 MiB) makes the bound 8 MiB."""
+    import socket
+    server = start_server(tmp_path / "data", "--memory-budget-mb", "256")
+    try:
+        watcher_cut_off(server, socket)
+    finally:
+        server.stop()
+
+
+def watcher_cut_off(server, socket) -> None:
+    editor = Client(server)
+    session = editor.ok("hello", protocol=1)["session"]
+    editor.ok("openNotebook", name="depth-threshold", timeout=120)
+    watcher = raw_websocket(server.port)
+    watcher.sendall(masked_text(json.dumps({"id": 1, "type": "hello", "protocol": 1, "watch": session}).encode()))
+    before = peak_rss_mb(server)
+    # Every change sends the watcher the whole notebook (~3 KB): 6000 of them are past the bound.
+    for start in range(0, 6000, 500):
+        ids = [editor.send("setParams", cell="dark", params={"ev": -1 + ((start + i) % 100) / 100}, seq=2 + start + i)
+               for i in range(500)]
+        for request_id in ids:
+            assert editor.reply(request_id, timeout=120)["ok"]
+    still_answers(server)
+    assert peak_rss_mb(server) - before < 300, "what the watcher did not read was not kept"
+    # The watcher's socket: what the server wrote before cutting it off, then the end.
+    watcher.settimeout(30)
+    received, ended = 0, False
+    try:
+        while chunk := watcher.recv(1 << 20):
+            received += len(chunk)
+        ended = True
+    except ConnectionResetError:
+        ended = True
+    except socket.timeout:
+        pass
+    assert ended, f"the watcher that did not read was closed (read {received} bytes, then nothing)"
+    assert received < 6000 * 2_500, "it was not sent everything"
+    watcher.close()
+    editor.close()
+
+
+def test_one_export_at_a_time_per_session(server):
+    client, _ = opened(server)
+    first = client.send("export", cell="result", format="jpeg")
+    second = client.request("export", cell="result", format="png")
+    assert second["error"]["code"] == "bad_request" and "already running" in second["error"]["message"]
+    assert client.reply(first, timeout=300)["ok"]
+    assert client.ok("export", cell="mask", format="png", timeout=300)["url"].endswith(".png"), "free again once done"
+    client.close()
+
+
+def test_stats_report_the_budget(server):
+    import urllib.request
+    with urllib.request.urlopen(f"{server.http}/api/stats", timeout=30) as reply:
+        stats = json.loads(reply.read())
+    assert stats["budgetMb"] == 1024 and stats["rssMb"] > 0 and stats["photosMb"] >= 0 and stats["cachesMb"] >= 0

@@ -12,22 +12,34 @@ public enum MP4Encoder {
     /// width or height loses its last column or row. `quality` is x264's constant rate factor (0 lossless
     /// ... 51 worst; 18 is visually transparent).
     public static func encode(frames: [RGBImage8], framesPerSecond: Int = 12, quality: Int = 18) throws -> [UInt8] {
-        guard let first = frames.first else { throw PhotoError.encodingFailed("a video needs at least one frame") }
+        guard !frames.isEmpty else { throw PhotoError.encodingFailed("a video needs at least one frame") }
+        return try encode(frameCount: frames.count, framesPerSecond: framesPerSecond, quality: quality) { frames[$0] }
+    }
+
+    /// Encodes `frameCount` frames asked for one at a time (`frame(k)`), each converted and let go before
+    /// the next is made, so memory holds one RGB frame and the encoder's own lookahead.
+    public static func encode(frameCount: Int, framesPerSecond: Int = 12, quality: Int = 18,
+                              frame: (Int) throws -> RGBImage8) throws -> [UInt8] {
+        guard frameCount >= 1 else { throw PhotoError.encodingFailed("a video needs at least one frame") }
+        guard (1...120).contains(framesPerSecond), (0...51).contains(quality) else {
+            throw PhotoError.encodingFailed("frame rate must be 1...120 and quality 0...51")
+        }
+        let first = try frame(0)
         let width = first.width & ~1, height = first.height & ~1
         guard width >= 2, height >= 2, width <= 8192, height <= 8192 else {
             throw PhotoError.encodingFailed("video frames must be 2...8192 pixels wide and high, got \(first.width)×\(first.height)")
-        }
-        for (i, f) in frames.enumerated() where f.width != first.width || f.height != first.height || f.channels != 3 {
-            throw PhotoError.encodingFailed("frame \(i) is \(f.width)×\(f.height)×\(f.channels), not \(first.width)×\(first.height) RGB")
-        }
-        guard (1...120).contains(framesPerSecond), (0...51).contains(quality) else {
-            throw PhotoError.encodingFailed("frame rate must be 1...120 and quality 0...51")
         }
         _ = quietLogging
         let path = NSTemporaryDirectory() + "depthbook-\(UUID().uuidString).mp4"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try MP4Writer(path: path, width: width, height: height, framesPerSecond: framesPerSecond, quality: quality)
-        for frame in frames { try writer.append(frame) }
+        for k in 0..<frameCount {
+            let f = k == 0 ? first : try frame(k)
+            guard f.width == first.width, f.height == first.height, f.channels == 3 else {
+                throw PhotoError.encodingFailed("frame \(k) is \(f.width)×\(f.height)×\(f.channels), not \(first.width)×\(first.height) RGB")
+            }
+            try writer.append(f)
+        }
         try writer.finish()
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PhotoError.encodingFailed("the encoded video could not be read back")
@@ -76,6 +88,10 @@ private final class MP4Writer {
         }
         av_opt_set(codec.pointee.priv_data, "preset", "medium", 0)
         av_opt_set(codec.pointee.priv_data, "crf", "\(quality)", 0)
+        // A short lookahead and two threads: x264 keeps lookahead frames and a set of frames per thread in
+        // memory (by default 40 and 1.5 threads per core: hundreds of MB at 2048 px).
+        av_opt_set(codec.pointee.priv_data, "rc-lookahead", "10", 0)
+        codec.pointee.thread_count = 2
         try check(avcodec_open2(codec, encoder, nil), "opening the H.264 encoder")
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, codec), "describing the video stream")
         stream.pointee.time_base = codec.pointee.time_base

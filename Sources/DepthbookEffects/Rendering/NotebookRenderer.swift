@@ -13,11 +13,12 @@ public final class NotebookRenderer: Sendable {
 
     /// `cacheBytes` bounds the rendered intermediates kept between renders; `uploads` resolves parameters
     /// that name an uploaded image (none: such parameters are refused with a message).
-    public init(photo: Photo, cacheBytes: Int = 384 << 20, uploads: (any UploadedImages)? = nil) {
+    /// `cacheBudget`, when given, is shared with other photos' renderers: their caches together stay within it.
+    public init(photo: Photo, cacheBytes: Int = 384 << 20, cacheBudget: CacheBudget? = nil, uploads: (any UploadedImages)? = nil) {
         self.photo = photo
         self.uploads = uploads
         self.photoID = NotebookRenderer.nextID()
-        self.cache = RenderCache(byteLimit: cacheBytes)
+        self.cache = RenderCache(byteLimit: cacheBytes, budget: cacheBudget)
     }
 
     /// The effect catalog the page shows (`effects` request).
@@ -55,19 +56,36 @@ public final class NotebookRenderer: Sendable {
     public func frames(notebook: Notebook, cell: String, width: Int, count: Int,
                        isCancelled: @escaping @Sendable () -> Bool = { false },
                        frameDone: (Int) -> Void = { _ in }) throws -> [RGBImage8] {
+        var images = [RGBImage8]()
+        try forEachFrame(notebook: notebook, cell: cell, width: width, count: count, isCancelled: isCancelled) { k, image in
+            images.append(image)
+            frameDone(k)
+        }
+        return images
+    }
+
+    /// The loop's frames one at a time, each handed to `body` and then let go.
+    public func forEachFrame(notebook: Notebook, cell: String, width: Int, count: Int,
+                             isCancelled: @escaping @Sendable () -> Bool = { false },
+                             _ body: (Int, RGBImage8) throws -> Void) throws {
+        for k in 0..<count {
+            try body(k, try loopFrame(notebook: notebook, cell: cell, width: width, count: count, index: k, isCancelled: isCancelled))
+        }
+    }
+
+    /// Frame `index` of the `count` frames of an animated cell's loop (its loop parameter at index / count),
+    /// so a long loop at a large width can be made and used one frame at a time.
+    public func loopFrame(notebook: Notebook, cell: String, width: Int, count: Int, index frame: Int,
+                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> RGBImage8 {
         guard (2...120).contains(count) else { throw EffectError.badRequest("the loop needs 2...120 frames, not \(count)") }
         guard let index = notebook.cells.firstIndex(where: { $0.id == cell }) else { throw EffectError.unknownCell(cell) }
         let step = notebook.cells[index]
         guard step.kind == .step, let id = step.effect, let effect = EffectCatalog.effect(id),
               let loop = effect.description.loopParameter else { throw EffectError.notAnimated(cell) }
+        if isCancelled() { throw EffectError.cancelled }
         var looped = notebook
-        var images = [RGBImage8]()
-        for k in 0..<count {
-            looped.cells[index].params = (step.params ?? [:]).merging([loop: .number(Double(k) / Double(count))]) { $1 }
-            images.append(try render(notebook: looped, cell: cell, request: CellRenderRequest(width: width), isCancelled: isCancelled).image)
-            frameDone(k)
-        }
-        return images
+        looped.cells[index].params = (step.params ?? [:]).merging([loop: .number(Double(frame) / Double(count))]) { $1 }
+        return try render(notebook: looped, cell: cell, request: CellRenderRequest(width: width), isCancelled: isCancelled).image
     }
 
     /// The histogram of a cell or plane at its native resolution. For a step that cuts at a threshold it is the

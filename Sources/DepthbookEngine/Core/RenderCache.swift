@@ -26,16 +26,53 @@ public final class RenderCache: Sendable {
 
     /// Most bytes of samples kept.
     public let byteLimit: Int
+    /// Shared with the other photos' caches, when given: their entries together stay within its limit.
+    private let budget: CacheBudget?
     private let state = Mutex(State())
 
-    public init(byteLimit: Int) {
+    public init(byteLimit: Int, budget: CacheBudget? = nil) {
         self.byteLimit = max(0, byteLimit)
+        self.budget = budget
+        budget?.register(self)
+    }
+
+    /// "Now" for last-use stamps: the shared budget's clock, so entries compare across caches.
+    private func now(_ s: inout State) -> UInt64 {
+        if let budget { return budget.tick() }
+        s.clock += 1
+        return s.clock
+    }
+
+    /// When the least recently used entry was last used (nil when empty).
+    var oldestUse: UInt64? {
+        state.withLock { s in s.slots.values.lazy.flatMap { $0 }.map(\.lastUse).min() }
+    }
+
+    /// Drops the least recently used entry; false when there is none.
+    @discardableResult
+    func evictOldest() -> Bool {
+        state.withLock { s in Self.evictOldest(&s) }
+    }
+
+    private static func evictOldest(_ s: inout State) -> Bool {
+        var oldest: (Slot, Int, UInt64)?
+        for (slot, list) in s.slots {
+            for (i, e) in list.enumerated() where oldest == nil || e.lastUse < oldest!.2 {
+                oldest = (slot, i, e.lastUse)
+            }
+        }
+        guard let (victimSlot, index, _) = oldest else { return false }
+        var list = s.slots[victimSlot]!
+        s.bytes -= list[index].buffer.byteCount
+        list.remove(at: index)
+        s.slots[victimSlot] = list.isEmpty ? nil : list
+        return true
     }
 
     /// A cached buffer covering `target.region` (cropped to it), or nil. Counts a hit or a miss.
     public func lookup(_ key: NodeKey, _ target: RenderTarget) -> PixelBuffer? {
         let found: PixelBuffer? = state.withLock { s in
-            s.clock += 1
+            let stamp = now(&s)
             let slot = Slot(key: key, size: target.size)
             guard var entries = s.slots[slot],
                   let index = entries.firstIndex(where: { $0.buffer.region.contains(target.region) })
@@ -43,7 +80,7 @@ public final class RenderCache: Sendable {
                 s.misses += 1
                 return nil
             }
-            entries[index].lastUse = s.clock
+            entries[index].lastUse = stamp
             s.slots[slot] = entries
             s.hits += 1
             return entries[index].buffer
@@ -56,30 +93,19 @@ public final class RenderCache: Sendable {
         let bytes = buffer.byteCount
         guard bytes <= byteLimit else { return }
         state.withLock { s in
-            s.clock += 1
+            let stamp = now(&s)
             let slot = Slot(key: key, size: size)
             var entries = s.slots[slot] ?? []
             // A new region that contains older ones replaces them.
             let replaced = entries.filter { buffer.region.contains($0.buffer.region) }
             entries.removeAll { buffer.region.contains($0.buffer.region) }
             s.bytes -= replaced.reduce(0) { $0 + $1.buffer.byteCount }
-            entries.append(Entry(buffer: buffer, lastUse: s.clock))
+            entries.append(Entry(buffer: buffer, lastUse: stamp))
             s.slots[slot] = entries
             s.bytes += bytes
-            while s.bytes > byteLimit {
-                var oldest: (Slot, Int, UInt64)?
-                for (slot, list) in s.slots {
-                    for (i, e) in list.enumerated() where oldest == nil || e.lastUse < oldest!.2 {
-                        oldest = (slot, i, e.lastUse)
-                    }
-                }
-                guard let (victimSlot, index, _) = oldest else { break }
-                var list = s.slots[victimSlot]!
-                s.bytes -= list[index].buffer.byteCount
-                list.remove(at: index)
-                s.slots[victimSlot] = list.isEmpty ? nil : list
-            }
+            while s.bytes > byteLimit, Self.evictOldest(&s) {}
         }
+        budget?.enforce()
     }
 
     /// Bytes currently held.

@@ -9,13 +9,18 @@ public struct EffectsBackend: StudioBackend {
     let samplesDirectory: String
     /// Bytes of rendered intermediates each open photo's renderer may keep.
     let cacheBytes: Int
+    /// What every open photo's cache together may keep (the server's memory budget sets it).
+    public let cacheBudget: CacheBudget
 
-    public init(dataDirectory: String, cacheBytes: Int = 256 << 20) throws {
-        self.cacheBytes = cacheBytes
+    public init(dataDirectory: String, cacheBytes: Int = 256 << 20, sharedCacheBytes: Int = 384 << 20) throws {
+        self.cacheBytes = min(cacheBytes, sharedCacheBytes)
+        cacheBudget = CacheBudget(limit: sharedCacheBytes)
         uploads = try UploadStore(directory: dataDirectory + "/uploads")
         samplesDirectory = dataDirectory + "/samples"
         try FileManager.default.createDirectory(atPath: samplesDirectory, withIntermediateDirectories: true)
     }
+
+    public var cacheBytesHeld: Int { cacheBudget.bytes }
 
     public func effectCatalog() -> JSONValue {
         NotebookRenderer.catalogJSON
@@ -58,7 +63,8 @@ public struct EffectsBackend: StudioBackend {
             throw ProtocolError.forbidden("photos given by path are for the command line; upload the file instead")
         }
         return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
-                           renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes, uploads: StoredUploads(store: uploads)))
+                           renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget,
+                                                     uploads: StoredUploads(store: uploads)))
     }
 
     public func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo {

@@ -12,9 +12,9 @@ final class EffectsRenderer: PhotoRenderer {
     /// JPEG quality of previews and crops: what the page shows while you work.
     static let previewQuality = 85
 
-    init(photo: Photo, cacheBytes: Int, uploads: (any UploadedImages)? = nil) {
+    init(photo: Photo, cacheBytes: Int, cacheBudget: CacheBudget? = nil, uploads: (any UploadedImages)? = nil) {
         self.photo = photo
-        notebookRenderer = NotebookRenderer(photo: photo, cacheBytes: cacheBytes, uploads: uploads)
+        notebookRenderer = NotebookRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget, uploads: uploads)
     }
 
     func render(notebook: Notebook, cell: String, target: FrameTarget,
@@ -37,10 +37,14 @@ final class EffectsRenderer: PhotoRenderer {
     }
 
     func export(notebook: Notebook, export: StudioRequest.Export,
-                progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
+                progress: @escaping @Sendable (Double) -> Void,
+                isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedFile {
         let cell = export.cell, format = export.format
-        if format == .gif || format == .mp4 { return try loop(notebook: notebook, export: export, progress: progress) }
-        let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width))
+        if format == .gif || format == .mp4 {
+            return try loop(notebook: notebook, export: export, progress: progress, isCancelled: isCancelled)
+        }
+        let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width),
+                                                   isCancelled: isCancelled)
         progress(0.7)
         if format == .png {
             // A mask or matte exports as one grey channel; anything else as the RGB the page shows.
@@ -65,15 +69,24 @@ final class EffectsRenderer: PhotoRenderer {
     /// most of the work, so each one reports progress (to 0.9) and encoding the rest. A still cell is refused
     /// (`EffectError.notAnimated`).
     private func loop(notebook: Notebook, export: StudioRequest.Export,
-                      progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile {
+                      progress: @escaping @Sendable (Double) -> Void,
+                      isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedFile {
         let count = export.frameCount
-        let frames = try notebookRenderer.frames(notebook: notebook, cell: export.cell, width: export.frameWidth, count: count,
-                                                 frameDone: { k in progress(0.9 * Double(k + 1) / Double(count)) })
         if export.format == .mp4 {
+            // Frames go to the encoder as they are rendered: one in memory at a time, whatever the length.
             // Played once a video runs its frames once; the loop is long enough to see, like the GIF's.
             let fps = 100 / Self.gifDelay
-            return ExportedFile(bytes: try MP4Encoder.encode(frames: frames, framesPerSecond: fps), fileExtension: "mp4")
+            let bytes = try MP4Encoder.encode(frameCount: count, framesPerSecond: fps) { k in
+                let image = try notebookRenderer.loopFrame(notebook: notebook, cell: export.cell, width: export.frameWidth,
+                                                           count: count, index: k, isCancelled: isCancelled)
+                progress(0.95 * Double(k + 1) / Double(count))
+                return image
+            }
+            return ExportedFile(bytes: bytes, fileExtension: "mp4")
         }
+        let frames = try notebookRenderer.frames(notebook: notebook, cell: export.cell, width: export.frameWidth, count: count,
+                                                 isCancelled: isCancelled,
+                                                 frameDone: { k in progress(0.9 * Double(k + 1) / Double(count)) })
         return ExportedFile(bytes: try GIFEncoder.encode(frames: frames, delayCentiseconds: Self.gifDelay), fileExtension: "gif")
     }
 }

@@ -48,17 +48,30 @@ public struct LoadedPhoto: Sendable {
         self.facts = facts
         self.renderer = renderer
     }
+
+    /// The decoded planes' bytes: what keeping this photo in memory costs.
+    public var byteCount: Int {
+        let planes = (photo.depth.map { [$0.map] } ?? []) + photo.mattes.map(\.plane)
+        return photo.image.samples.count + planes.reduce(0) { $0 + $1.samples.count * MemoryLayout<Float>.stride }
+    }
 }
 
 /// A renderer over one photo. It must be safe to call from several threads (sessions share it); the pool
 /// runs at most one job per session at a time.
+extension StudioBackend {
+    /// Bytes every open photo's render cache holds together (0 when the backend keeps none).
+    public var cacheBytesHeld: Int { 0 }
+}
+
 public protocol PhotoRenderer: AnyObject, Sendable {
     func render(notebook: Notebook, cell: String, target: FrameTarget,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame
     func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply
     /// `export` names the cell and format (and, for GIF, the frame count and width).
+    /// `isCancelled` is polled between frames and stages: an export nobody waits for stops.
     func export(notebook: Notebook, export: StudioRequest.Export,
-                progress: @escaping @Sendable (Double) -> Void) throws -> ExportedFile
+                progress: @escaping @Sendable (Double) -> Void,
+                isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedFile
 }
 
 /// A bundled sample photo as `listSamples` describes it.
@@ -102,4 +115,6 @@ public protocol StudioBackend: Sendable {
     func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto
     /// Decodes an upload fully; throws a message a user understands when it is not a photo we read.
     func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo
+    /// Bytes every open photo's render cache holds together.
+    var cacheBytesHeld: Int { get }
 }

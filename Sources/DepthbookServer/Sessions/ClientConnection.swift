@@ -47,6 +47,7 @@ public final class ClientConnection: Sendable {
     private let outbox = Mutex(Outbox())
     private let wake: @Sendable (UInt64) -> Void
     private let binding = Mutex<Binding?>(nil)
+    private let closed = Atomic<Bool>(false)
 
     struct Binding: Sendable {
         var session: Session
@@ -55,6 +56,10 @@ public final class ClientConnection: Sendable {
 
     private struct Outbox: Sendable {
         var texts: [[UInt8]] = []
+        /// Bytes waiting, texts and frames together.
+        var bytes = 0
+        /// Set once the client fell too far behind: everything is dropped and the socket is to be closed.
+        var cutOff = false
         var frames: [RenderSlot: PendingFrame] = [:]
         /// Slots with a waiting frame, oldest first.
         var order: [RenderSlot] = []
@@ -62,26 +67,53 @@ public final class ClientConnection: Sendable {
     }
 
     /// `wake` tells the transport this connection has something to send (it may be called on any thread).
-    public init(id: UInt64, access: ConnectionAccess = .full, wake: @escaping @Sendable (UInt64) -> Void) {
+    /// Bytes that may wait for this client before it is cut off (a page that stopped reading).
+    public let outboxLimit: Int
+
+    public init(id: UInt64, access: ConnectionAccess = .full, outboxLimit: Int = 32 << 20,
+                wake: @escaping @Sendable (UInt64) -> Void) {
         self.id = id
         self.access = access
+        self.outboxLimit = outboxLimit
         self.wake = wake
         self.requests = DispatchQueue(label: "depthbook.connection.\(id)")
     }
 
     public func sendText(_ bytes: [UInt8]) {
-        outbox.withLock { $0.texts.append(bytes) }
+        outbox.withLock { box in
+            guard !box.cutOff else { return }
+            box.texts.append(bytes)
+            box.bytes += bytes.count
+            Self.cutOffIfOver(&box, limit: outboxLimit)
+        }
         wake(id)
     }
+
+    /// A client that lets more than the limit pile up is not reading: it gets nothing more and is closed.
+    private static func cutOffIfOver(_ box: inout Outbox, limit: Int) {
+        guard box.bytes > limit else { return }
+        box.cutOff = true
+        box.texts = []
+        box.frames = [:]
+        box.order = []
+        box.bytes = 0
+    }
+
+    /// Whether the client fell so far behind that the transport should close it.
+    public var isCutOff: Bool { outbox.withLock { $0.cutOff } }
 
     /// Queues a frame for `slot`, replacing any unsent one for the same slot.
     public func sendFrame(_ frame: PendingFrame, for slot: RenderSlot) {
         outbox.withLock { box in
-            if box.frames.updateValue(frame, forKey: slot) == nil {
-                box.order.append(slot)
-            } else {
+            guard !box.cutOff else { return }
+            box.bytes += frame.bytes.count
+            if let replaced = box.frames.updateValue(frame, forKey: slot) {
+                box.bytes -= replaced.bytes.count
                 box.framesReplaced += 1
+            } else {
+                box.order.append(slot)
             }
+            Self.cutOffIfOver(&box, limit: outboxLimit)
         }
         wake(id)
     }
@@ -90,10 +122,17 @@ public final class ClientConnection: Sendable {
     public func nextMessage() -> OutgoingMessage? {
         while true {
             let next: (text: [UInt8]?, frame: PendingFrame?)? = outbox.withLock { box in
-                if !box.texts.isEmpty { return (box.texts.removeFirst(), nil) }
+                if !box.texts.isEmpty {
+                    let text = box.texts.removeFirst()
+                    box.bytes -= text.count
+                    return (text, nil)
+                }
                 while !box.order.isEmpty {
                     let slot = box.order.removeFirst()
-                    if let frame = box.frames.removeValue(forKey: slot) { return (nil, frame) }
+                    if let frame = box.frames.removeValue(forKey: slot) {
+                        box.bytes -= frame.bytes.count
+                        return (nil, frame)
+                    }
                 }
                 return nil
             }
@@ -108,6 +147,11 @@ public final class ClientConnection: Sendable {
 
     /// Frames that a newer frame replaced before they could be sent (a slow client's saving).
     public var framesReplaced: Int { outbox.withLock { $0.framesReplaced } }
+
+    /// Whether the socket closed (work done only for this connection, like an export, may stop).
+    public var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+    func markClosed() { closed.store(true, ordering: .releasing) }
 
     var currentBinding: Binding? { binding.withLock { $0 } }
 

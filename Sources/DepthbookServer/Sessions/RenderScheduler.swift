@@ -183,6 +183,22 @@ public struct RenderScheduler: Sendable {
         return actions
     }
 
+    /// Stops the work nobody is waiting for any more (every page left): pending renders are forgotten and
+    /// those in flight cancelled, their frames never delivered. Unlike `cancelAll`, frames already delivered
+    /// stay current, so a page that comes back is shown them again.
+    public mutating func dropWork() -> [Action] {
+        var actions: [Action] = []
+        for (slot, var state) in slots {
+            state.pending = nil
+            if let running = state.inFlight {
+                invalidated.insert(running.ticket)
+                actions.append(.cancel(ticket: running.ticket))
+            }
+            slots[slot] = state
+        }
+        return actions
+    }
+
     /// Renders currently in flight (submitted to the pool and not yet finished).
     public var inFlightCount: Int { slots.values.reduce(0) { $0 + ($1.inFlight == nil ? 0 : 1) } }
 

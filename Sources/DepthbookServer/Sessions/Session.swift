@@ -10,6 +10,7 @@ public final class Session: Sendable {
     /// The render pool's name for this session (its fair share is per session).
     let owner: RenderPool.Owner
     private let pool: RenderPool
+    private let photos: PhotoCache
     let state: Mutex<State>
 
     struct Attached: Sendable {
@@ -23,8 +24,9 @@ public final class Session: Sendable {
         var shared: String?
         /// The saved version the next save records as its parent.
         var parent: String?
-        var photo: LoadedPhoto?
-        var renderer: (any PhotoRenderer)?
+        /// The photo the notebook renders on: its reference and facts only. The decoded planes live in the
+        /// photo cache, which may let them go while the session is idle.
+        var photo: OpenPhoto?
         var scheduler = RenderScheduler()
         var cancelFlags: [Int: CancelFlag] = [:]
         /// The width the page last asked for each cell's preview.
@@ -33,18 +35,29 @@ public final class Session: Sendable {
         var lastFrames: [RenderSlot: PendingFrameRecord] = [:]
         var connections: [UInt64: Attached] = [:]
         var detachedSince: ContinuousClock.Instant?
+        var histograms = Coalescer<HistogramKey, Result<HistogramReply, ProtocolError>>(limit: Session.histogramsWaiting)
+        /// Whether an export of this session is being rendered (one at a time).
+        var exporting = false
+        var frameStamp: UInt64 = 0
     }
 
     struct PendingFrameRecord: Sendable {
         var seq: Int
         var coarse: Bool
         var bytes: [UInt8]
+        /// When it was kept (a counter), so the oldest goes first when the session keeps too many.
+        var stamp: UInt64 = 0
     }
 
-    init(id: String, owner: RenderPool.Owner, pool: RenderPool) {
+    /// Bytes of kept frames (`lastFrames`) past which the oldest are let go.
+    let keptFrameBytes: Int
+
+    init(id: String, owner: RenderPool.Owner, pool: RenderPool, photos: PhotoCache, keptFrameBytes: Int = 16 << 20) {
+        self.keptFrameBytes = keptFrameBytes
         self.id = id
         self.owner = owner
         self.pool = pool
+        self.photos = photos
         self.state = Mutex(State(detachedSince: .now))
     }
 
@@ -73,11 +86,16 @@ public final class Session: Sendable {
         }
     }
 
+    /// A page left. With nobody left to see them, renders in flight stop and queued ones never start: a page
+    /// that sent a burst and vanished costs nothing more (a page that comes back asks again).
     func detach(_ connection: ClientConnection) {
-        state.withLock { s in
+        let actions: [RenderScheduler.Action] = state.withLock { s in
             s.connections[connection.id] = nil
-            if s.connections.isEmpty { s.detachedSince = .now }
+            guard s.connections.isEmpty else { return [] }
+            s.detachedSince = .now
+            return s.scheduler.dropWork()
         }
+        perform(actions)
     }
 
     /// Sends a text message to every attached connection (or only to those with `role`).
@@ -156,14 +174,21 @@ public final class Session: Sendable {
 
     private func start(_ job: RenderJob) {
         let flag = CancelFlag()
-        let snapshot: (Notebook, any PhotoRenderer)? = state.withLock { s in
+        let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
             s.cancelFlags[job.ticket] = flag
-            guard let notebook = s.notebook, let renderer = s.renderer else { return nil }
-            return (notebook, renderer)
+            guard let notebook = s.notebook, let photo = s.photo else { return nil }
+            return (notebook, photo.reference)
         }
         pool.submit(owner: owner) { [self] in
-            guard let (notebook, renderer) = snapshot else {
+            guard let (notebook, reference) = snapshot else {
                 complete(job, outcome: .failed("open a notebook and a photo first"), frame: nil)
+                return
+            }
+            let renderer: any PhotoRenderer
+            do {
+                renderer = try photos.photo(reference).renderer
+            } catch {
+                complete(job, outcome: .failed(Self.message(for: error)), frame: nil)
                 return
             }
             if flag.isCancelled {
@@ -194,7 +219,9 @@ public final class Session: Sendable {
             s.cancelFlags[job.ticket] = nil
             let actions = s.scheduler.finished(job, outcome: outcome)
             if let frame, actions.contains(.deliver(job)) {
-                s.lastFrames[slot] = PendingFrameRecord(seq: seq, coarse: coarse, bytes: frame)
+                s.frameStamp += 1
+                s.lastFrames[slot] = PendingFrameRecord(seq: seq, coarse: coarse, bytes: frame, stamp: s.frameStamp)
+                Self.trimKeptFrames(&s.lastFrames, to: keptFrameBytes)
             }
             return (actions, s.connections.values.map(\.connection))
         }
@@ -220,25 +247,61 @@ public final class Session: Sendable {
         perform(actions)
     }
 
-    /// Runs `work` with this session's renderer as one of its pool jobs, so it never overlaps a render.
+    /// Runs `work` with this session's renderer as one of its pool jobs (background work: after any frame
+    /// the session is waiting for), so it never overlaps a render. The notebook is the one current when the
+    /// job runs, so a coalesced answer reflects the newest change.
     func withRenderer<T: Sendable>(_ work: @escaping @Sendable (Notebook, any PhotoRenderer) throws -> T,
                                    completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
-        let snapshot: (Notebook, any PhotoRenderer)? = state.withLock { s in
-            guard let notebook = s.notebook, let renderer = s.renderer else { return nil }
-            return (notebook, renderer)
-        }
-        guard let (notebook, renderer) = snapshot else {
+        guard state.withLock({ $0.notebook != nil && $0.photo != nil }) else {
             completion(.failure(.badRequest("open a notebook first")))
             return
         }
-        pool.submit(owner: owner) {
+        pool.submit(owner: owner, priority: .background) { [self] in
+            let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
+                guard let notebook = s.notebook, let photo = s.photo else { return nil }
+                return (notebook, photo.reference)
+            }
+            guard let (notebook, reference) = snapshot else {
+                completion(.failure(.badRequest("open a notebook first")))
+                return
+            }
             do {
+                let renderer = try photos.photo(reference).renderer
                 completion(.success(try work(notebook, renderer)))
             } catch let error as ProtocolError {
                 completion(.failure(error))
             } catch {
                 completion(.failure(ProtocolError(.unsupported, Self.message(for: error))))
             }
+        }
+    }
+
+    /// A histogram of `reference`, computed once for every request that asks for it while one is waiting or
+    /// running; at most `Session.histogramsWaiting` distinct ones wait per session (watchers' included).
+    func histogram(reference: String, bins: Int, completion: @escaping @Sendable (Result<HistogramReply, ProtocolError>) -> Void) {
+        let key = HistogramKey(reference: reference, bins: bins)
+        switch state.withLock({ $0.histograms.join(key, completion) }) {
+        case .joined: return
+        case .full:
+            completion(.failure(ProtocolError(.tooLarge, "\(Self.histogramsWaiting) histograms are already waiting in this session; ask again when they are answered")))
+            return
+        case .first: break
+        }
+        withRenderer({ notebook, renderer in
+            try renderer.histogram(notebook: notebook, reference: reference, bins: bins)
+        }, completion: { [self] result in
+            for waiter in state.withLock({ $0.histograms.finish(key) }) { waiter(result) }
+        })
+    }
+
+    static let histogramsWaiting = 16
+
+    /// Lets the oldest kept frames go until the rest fit in `limit` bytes (the newest always stays).
+    static func trimKeptFrames(_ frames: inout [RenderSlot: PendingFrameRecord], to limit: Int) {
+        var total = frames.values.reduce(0) { $0 + $1.bytes.count }
+        while total > limit, frames.count > 1, let oldest = frames.min(by: { $0.value.stamp < $1.value.stamp }) {
+            total -= oldest.value.bytes.count
+            frames[oldest.key] = nil
         }
     }
 
@@ -252,4 +315,24 @@ final class CancelFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     func cancel() { flag.store(true, ordering: .relaxed) }
     var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
+
+struct HistogramKey: Hashable, Sendable {
+    var reference: String
+    var bins: Int
+}
+
+/// What a session remembers of its photo: enough to answer and check requests without the decoded planes.
+struct OpenPhoto: Sendable {
+    var reference: PhotoReference
+    var facts: JSONValue
+    var width: Int
+    var height: Int
+
+    init(_ loaded: LoadedPhoto) {
+        reference = loaded.reference
+        facts = loaded.facts
+        width = loaded.photo.width
+        height = loaded.photo.height
+    }
 }

@@ -5,12 +5,18 @@ import Synchronization
 public final class SessionHub: Sendable {
     public let gracePeriod: Duration
     private let pool: RenderPool
+    /// Where every session gets its decoded photo when it renders.
+    public let photos: PhotoCache
     private let sessions = Mutex<[String: Session]>([:])
     private let nextOwner = Atomic<UInt64>(1)
 
-    public init(pool: RenderPool, gracePeriod: Duration) {
+    private let keptFrameBytes: Int
+
+    public init(pool: RenderPool, photos: PhotoCache, gracePeriod: Duration, keptFrameBytes: Int = 16 << 20) {
         self.pool = pool
+        self.photos = photos
         self.gracePeriod = gracePeriod
+        self.keptFrameBytes = keptFrameBytes
     }
 
     /// A new session with an unguessable id (128 bits from the system's secure generator).
@@ -21,12 +27,24 @@ public final class SessionHub: Sendable {
             return String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
         let owner = nextOwner.wrappingAdd(1, ordering: .relaxed).oldValue
-        let session = Session(id: id, owner: owner, pool: pool)
+        let session = Session(id: id, owner: owner, pool: pool, photos: photos, keptFrameBytes: keptFrameBytes)
         sessions.withLock { $0[id] = session }
         return session
     }
 
     func find(_ id: String) -> Session? { sessions.withLock { $0[id] } }
+
+    /// Upload ids the live sessions use: their photos and any upload their notebooks name.
+    public func referencedUploads() -> Set<String> {
+        let all = sessions.withLock { Array($0.values) }
+        var found = Set<String>()
+        for session in all {
+            let (notebook, photo) = session.state.withLock { ($0.notebook, $0.photo?.reference) }
+            if case .upload(let id) = photo { found.insert(id) }
+            if let notebook, let json = try? JSONEncoder().encode(notebook) { found.formUnion(UploadReferences.scan(json)) }
+        }
+        return found
+    }
 
     public var count: Int { sessions.withLock { $0.count } }
 

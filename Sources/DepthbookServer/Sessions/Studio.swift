@@ -9,7 +9,6 @@ public final class Studio: Sendable {
     let store: any NotebookStore
     let bundled: BundledNotebooks
     let exportsDirectory: String
-    private let photos = PhotoCache(capacity: 3)
     private let serverName: String
 
     public init(backend: any StudioBackend, store: any NotebookStore, bundled: BundledNotebooks, hub: SessionHub,
@@ -54,6 +53,7 @@ public final class Studio: Sendable {
 
     /// The socket closed: the session stays for its grace period.
     public func disconnected(_ connection: ClientConnection) {
+        connection.markClosed()
         connection.unbind()?.session.detach(connection)
     }
 
@@ -105,9 +105,7 @@ public final class Studio: Sendable {
         case .crop(let crop):
             replyThenRender(reply) { try self.crop(crop, session) }
         case .histogram(let histogram):
-            session.withRenderer({ notebook, renderer in
-                try renderer.histogram(notebook: notebook, reference: histogram.cell, bins: histogram.bins)
-            }, completion: { result in reply(result.map { $0 }) })
+            session.histogram(reference: histogram.cell, bins: histogram.bins) { result in reply(result.map { $0 }) }
         case .save:
             reply(Result { try self.save(session) }.mapError(Self.protocolError))
         case .export(let export):
@@ -161,13 +159,11 @@ public final class Studio: Sendable {
             throw ProtocolError.notFound("no saved notebook \"\(open.shared ?? "")\"")
         }
         let photo = try loadPhoto(notebook.photo)
-        let renderer = photo.renderer
         session.state.withLock { s in
             s.notebook = notebook
             s.shared = shared
             s.parent = shared
-            s.photo = photo
-            s.renderer = renderer
+            s.photo = OpenPhoto(photo)
             s.previewWidths = [:]
         }
         session.invalidateRenders()
@@ -179,10 +175,8 @@ public final class Studio: Sendable {
 
     private func openPhoto(_ reference: PhotoReference, _ session: Session) throws -> PhotoResult {
         let photo = try loadPhoto(reference)
-        let renderer = photo.renderer
         let notebook: Notebook? = session.state.withLock { s in
-            s.photo = photo
-            s.renderer = renderer
+            s.photo = OpenPhoto(photo)
             if s.notebook != nil, s.notebook?.photo != reference {
                 s.notebook?.photo = reference
                 s.shared = nil
@@ -206,10 +200,7 @@ public final class Studio: Sendable {
         session.state.withLock { s in
             if s.notebook != notebook { s.shared = nil }
             s.notebook = notebook
-            if let photo {
-                s.photo = photo
-                s.renderer = photo.renderer
-            }
+            if let photo { s.photo = OpenPhoto(photo) }
         }
         session.invalidateRenders()
         session.broadcast(only: .watch) { ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]) }
@@ -275,7 +266,7 @@ public final class Studio: Sendable {
         try session.state.withLock { s in
             try Self.checkRenderable(crop.cell, in: s.notebook)
             // Compared as `x > width − w`, which cannot overflow for any x the decoder lets through.
-            if let photo = s.photo?.photo, crop.x > photo.width - crop.w || crop.y > photo.height - crop.h {
+            if let photo = s.photo, crop.x > photo.width - crop.w || crop.y > photo.height - crop.h {
                 throw ProtocolError.badRequest("the crop must lie inside the \(photo.width)×\(photo.height) image")
             }
         }
@@ -306,17 +297,31 @@ public final class Studio: Sendable {
                 "request": .number(Double(id)), "fraction": .number(min(1, max(0, fraction))),
             ]))
         }
+        // One export per session at a time; it stops when the page that asked for it is gone.
+        let busy = session.state.withLock { s -> Bool in
+            defer { s.exporting = true }
+            return s.exporting
+        }
+        if busy {
+            reply(.failure(.badRequest("an export of this session is already running; wait for it to finish")))
+            return
+        }
+        let done: @Sendable (Result<ExportResult, ProtocolError>) -> Void = { result in
+            session.state.withLock { $0.exporting = false }
+            reply(result.map { $0 })
+        }
         session.withRenderer({ notebook, renderer in
             guard notebook.cell(export.cell) != nil else { throw ProtocolError.notFound("no cell \"\(export.cell)\" in the notebook") }
             progress(0)
-            let file = try renderer.export(notebook: notebook, export: export, progress: progress)
+            let file = try renderer.export(notebook: notebook, export: export, progress: progress,
+                                           isCancelled: { connection.isClosed })
             let digest = SHA256.hex(file.bytes).prefix(12)
             let name = "\(ExportNaming.slug(notebook.name))-\(ExportNaming.slug(export.cell))-\(digest).\(file.fileExtension)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try AtomicFile.write(file.bytes, to: "\(directory)/\(name)")
             progress(1)
             return ExportResult(url: "/exports/\(name)", bytes: file.bytes.count)
-        }, completion: { result in reply(result.map { $0 }) })
+        }, completion: done)
     }
 
     // MARK: Helpers
@@ -325,7 +330,7 @@ public final class Studio: Sendable {
         if case .path = reference {
             throw ProtocolError.forbidden("photos given by path are for the command line; upload the file instead")
         }
-        return try photos.photo(reference) { try backend.loadPhoto($0) }
+        return try hub.photos.photo(reference)
     }
 
     /// Planes a preview or crop may name directly (`photo.disparity`), besides cell ids.

@@ -18,6 +18,26 @@ public protocol NotebookStore: Sendable {
     func save(_ notebook: Notebook, parent: String?) throws -> String
     /// The version saved under `id`, or nil.
     func load(id: String) throws -> SavedNotebook?
+    /// Every upload id (64 hex digits) some saved notebook names: its photo, or an uploaded picture a
+    /// parameter names. Uploads named here are never cleaned away.
+    func referencedUploads() throws -> Set<String>
+}
+
+/// Upload ids in a text: every run of exactly 64 lowercase hex digits.
+enum UploadReferences {
+    static func scan(_ bytes: some Sequence<UInt8>) -> Set<String> {
+        var found = Set<String>()
+        var run: [UInt8] = []
+        func close() {
+            if run.count == 64 { found.insert(String(decoding: run, as: UTF8.self)) }
+            run.removeAll(keepingCapacity: true)
+        }
+        for byte in bytes {
+            if (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) { run.append(byte) } else { close() }
+        }
+        close()
+        return found
+    }
 }
 
 /// Why the store could not do what was asked.

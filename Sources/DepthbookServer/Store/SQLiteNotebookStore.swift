@@ -57,6 +57,22 @@ public final class SQLiteNotebookStore: NotebookStore {
         return id
     }
 
+    public func referencedUploads() throws -> Set<String> {
+        do {
+            return try database.read { db in
+                var found = Set<String>()
+                let rows = try Row.fetchCursor(db, sql: "SELECT document FROM notebookVersion")
+                while let row = try rows.next() {
+                    let document: Data = row["document"]
+                    found.formUnion(UploadReferences.scan(document))
+                }
+                return found
+            }
+        } catch {
+            throw StoreError.database("cannot list uploads in use: \(error)")
+        }
+    }
+
     public func load(id: String) throws -> SavedNotebook? {
         let row: Row?
         do {

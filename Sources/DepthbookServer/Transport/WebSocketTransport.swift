@@ -193,7 +193,10 @@ final class WebSocketTransport: @unchecked Sendable {
             let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
             user?.storeBytes(of: id, as: UInt64.self)
             let granted = upgradeGrants.removeValue(forKey: Int(bitPattern: wsi)) ?? !access.requiresToken
-            let connection = ClientConnection(id: id, access: granted ? .full : .read) { [weak self] id in self?.wake(id) }
+            let connection = ClientConnection(id: id, access: granted ? .full : .read,
+                                              outboxLimit: configuration.memoryBudget.outboxBytesPerConnection) { [weak self] id in
+                self?.wake(id)
+            }
             sockets[id] = SocketState(wsi: wsi, connection: connection)
             return 0
 
@@ -275,7 +278,14 @@ final class WebSocketTransport: @unchecked Sendable {
         }
         let ids = wantsWrite.withLock { w in defer { w.removeAll() }; return w }
         for id in ids {
-            if let socket = sockets[id] { lws_callback_on_writable(socket.wsi) }
+            guard let socket = sockets[id] else { continue }
+            if socket.connection.isCutOff {
+                // Closed from here, not from a WRITEABLE callback: a client that stopped reading may never
+                // let lws drain what it already holds, and so never become writable again.
+                lws_set_timeout(socket.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            } else {
+                lws_callback_on_writable(socket.wsi)
+            }
         }
     }
 
@@ -337,6 +347,12 @@ final class WebSocketTransport: @unchecked Sendable {
 
     /// Writes one fragment of the current message (or starts the next one); re-arms while output remains.
     private func writeNext(_ socket: SocketState) -> Int32 {
+        if socket.connection.isCutOff {
+            let reason = Array("too much unread output: this page stopped reading".utf8)
+            reason.withUnsafeBufferPointer { lws_close_reason(socket.wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+                                                              UnsafeMutablePointer(mutating: $0.baseAddress), $0.count) }
+            return -1
+        }
         if socket.outgoing == nil {
             switch socket.connection.nextMessage() {
             case .text(let bytes): socket.outgoing = (bytes, 0, false)

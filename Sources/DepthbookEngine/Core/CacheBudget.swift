@@ -1,0 +1,45 @@
+import Synchronization
+
+/// One byte budget shared by many render caches (one per open photo): when their entries together pass
+/// `limit`, the least recently used entry of all of them goes first, whichever cache holds it.
+public final class CacheBudget: Sendable {
+    public let limit: Int
+    private let clock = Atomic<UInt64>(0)
+    private let members = Mutex<[ObjectIdentifier: WeakCache]>([:])
+
+    private struct WeakCache: @unchecked Sendable {
+        weak var cache: RenderCache?
+    }
+
+    public init(limit: Int) {
+        self.limit = max(0, limit)
+    }
+
+    /// A time stamp for "last used", comparable across every cache of this budget.
+    func tick() -> UInt64 { clock.wrappingAdd(1, ordering: .relaxed).newValue }
+
+    func register(_ cache: RenderCache) {
+        members.withLock { $0[ObjectIdentifier(cache)] = WeakCache(cache: cache) }
+    }
+
+    private var caches: [RenderCache] {
+        members.withLock { list in
+            list = list.filter { $0.value.cache != nil }
+            return list.values.compactMap(\.cache)
+        }
+    }
+
+    /// Bytes held by every cache of this budget.
+    public var bytes: Int { caches.reduce(0) { $0 + $1.bytes } }
+
+    /// Evicts the oldest entries across caches until the total is within the limit. Locks are taken one
+    /// cache at a time, never together, so this cannot deadlock with a cache storing or looking up.
+    func enforce() {
+        while true {
+            let all = caches
+            guard all.reduce(0, { $0 + $1.bytes }) > limit else { return }
+            let oldest = all.compactMap { cache in cache.oldestUse.map { (cache, $0) } }.min { $0.1 < $1.1 }
+            guard let (victim, _) = oldest, victim.evictOldest() else { return }
+        }
+    }
+}
