@@ -59,6 +59,8 @@ export class NotebookSession extends EventTarget {
         this.histograms = new Map();
         this.histogramsInFlight = new Set();
         this.histogramsDirty = new Set();
+        /** histogram references that changed while no chart showing them was on screen */
+        this.histogramsStale = new Set();
         /** cell id → {params, interactive} waiting for the next animation frame */
         this.pendingParams = new Map();
         this.flushScheduled = false;
@@ -322,8 +324,18 @@ export class NotebookSession extends EventTarget {
         });
     }
 
+    /**
+     * Asks for a histogram again, only while a chart showing it is on screen: a hidden chart is only marked
+     * stale and asked for when it scrolls into view (`histogramShown`). Each histogram holds the session's
+     * render slot for a while on a large photo, so charts nobody sees must not delay the frames people do.
+     */
     refreshHistogram(key) {
         if (!this.histograms.has(key) || !this.socket.isOpen) return;
+        if (![...this.histograms.get(key)].some((element) => element.onScreen !== false)) {
+            this.histogramsStale.add(key);
+            return;
+        }
+        this.histogramsStale.delete(key);
         if (this.histogramsInFlight.has(key)) {
             this.histogramsDirty.add(key);
             return;
@@ -340,6 +352,11 @@ export class NotebookSession extends EventTarget {
                 this.histogramsInFlight.delete(key);
                 if (this.histogramsDirty.delete(key)) this.refreshHistogram(key);
             });
+    }
+
+    /** A chart came into view: if what it shows changed meanwhile, ask for it now. */
+    histogramShown(key) {
+        if (this.histogramsStale.has(key)) this.refreshHistogram(key);
     }
 
     receiveFrame(frame) {

@@ -23,6 +23,12 @@ export class HistogramChart extends HTMLElement {
         this.unregister = session.registerHistogram(reference, this);
         this.resizeObserver = new ResizeObserver(() => this.draw());
         this.resizeObserver.observe(this);
+        // Whether the chart is on screen (undefined until first observed: treated as visible).
+        this.visibility = new IntersectionObserver((entries) => {
+            this.onScreen = entries[entries.length - 1].isIntersecting;
+            if (this.onScreen) session.histogramShown(reference);
+        }, { rootMargin: '200px' });
+        this.visibility.observe(this);
         return this;
     }
 
