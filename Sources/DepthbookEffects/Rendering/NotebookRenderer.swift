@@ -32,10 +32,12 @@ public final class NotebookRenderer: Sendable {
     }
 
     /// Renders `cell` for `request`, stopping with `EffectError.cancelled` when `isCancelled` says so.
+    /// `cache` replaces the photo's own cache for this render (a loop's frames keep their intermediates apart,
+    /// so a long export neither fills the shared cache nor evicts what the previews use).
     public func render(notebook: Notebook, cell: String, request: CellRenderRequest,
-                       isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> RenderedCell {
+                       isCancelled: @escaping @Sendable () -> Bool = { false }, cache: RenderCache? = nil) throws -> RenderedCell {
         let target = try target(for: request)
-        let evaluator = Evaluator(context: RenderContext(cache: cache, isCancelled: isCancelled))
+        let evaluator = Evaluator(context: RenderContext(cache: cache ?? self.cache, isCancelled: isCancelled))
         do {
             var builder = try RecipeBuilder(notebook: notebook, context: context(evaluator))
             let built = try builder.build(cell)
@@ -68,15 +70,21 @@ public final class NotebookRenderer: Sendable {
     public func forEachFrame(notebook: Notebook, cell: String, width: Int, count: Int,
                              isCancelled: @escaping @Sendable () -> Bool = { false },
                              _ body: (Int, RGBImage8) throws -> Void) throws {
+        let cache = Self.loopCache()
         for k in 0..<count {
-            try body(k, try loopFrame(notebook: notebook, cell: cell, width: width, count: count, index: k, isCancelled: isCancelled))
+            try body(k, try loopFrame(notebook: notebook, cell: cell, width: width, count: count, index: k,
+                                      isCancelled: isCancelled, cache: cache))
         }
     }
+
+    /// A cache for one loop's frames: what every frame shares (the inputs at the loop's size) stays, the
+    /// frames' own intermediates come and go, and nothing of the photo's shared cache is touched.
+    public static func loopCache() -> RenderCache { RenderCache(byteLimit: 64 << 20) }
 
     /// Frame `index` of the `count` frames of an animated cell's loop (its loop parameter at index / count),
     /// so a long loop at a large width can be made and used one frame at a time.
     public func loopFrame(notebook: Notebook, cell: String, width: Int, count: Int, index frame: Int,
-                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> RGBImage8 {
+                          isCancelled: @escaping @Sendable () -> Bool = { false }, cache: RenderCache? = nil) throws -> RGBImage8 {
         guard (2...120).contains(count) else { throw EffectError.badRequest("the loop needs 2...120 frames, not \(count)") }
         guard let index = notebook.cells.firstIndex(where: { $0.id == cell }) else { throw EffectError.unknownCell(cell) }
         let step = notebook.cells[index]
@@ -85,7 +93,8 @@ public final class NotebookRenderer: Sendable {
         if isCancelled() { throw EffectError.cancelled }
         var looped = notebook
         looped.cells[index].params = (step.params ?? [:]).merging([loop: .number(Double(frame) / Double(count))]) { $1 }
-        return try render(notebook: looped, cell: cell, request: CellRenderRequest(width: width), isCancelled: isCancelled).image
+        return try render(notebook: looped, cell: cell, request: CellRenderRequest(width: width), isCancelled: isCancelled,
+                          cache: cache).image
     }
 
     /// The histogram of a cell or plane at its native resolution. For a step that cuts at a threshold it is the

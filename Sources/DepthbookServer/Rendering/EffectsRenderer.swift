@@ -76,9 +76,10 @@ final class EffectsRenderer: PhotoRenderer {
             // Frames go to the encoder as they are rendered: one in memory at a time, whatever the length.
             // Played once a video runs its frames once; the loop is long enough to see, like the GIF's.
             let fps = 100 / Self.gifDelay
+            let cache = NotebookRenderer.loopCache()
             let bytes = try MP4Encoder.encode(frameCount: count, framesPerSecond: fps) { k in
                 let image = try notebookRenderer.loopFrame(notebook: notebook, cell: export.cell, width: export.frameWidth,
-                                                           count: count, index: k, isCancelled: isCancelled)
+                                                           count: count, index: k, isCancelled: isCancelled, cache: cache)
                 progress(0.95 * Double(k + 1) / Double(count))
                 return image
             }
