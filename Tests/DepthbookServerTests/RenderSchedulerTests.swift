@@ -56,12 +56,10 @@ struct RenderSchedulerTests {
         let coarse = started(try scheduler.request(request(3, interactive: true, width: 1280)))[0]
         #expect(coarse.coarse)
         #expect(coarse.target == .preview(width: 640))
-        #expect(coarse.target(busy: true) == .preview(width: 320))
         let afterCoarse = scheduler.finished(coarse, outcome: .rendered)
         #expect(afterCoarse.first == .deliver(coarse))
         let full = started(afterCoarse)
         #expect(full.count == 1 && !full[0].coarse && full[0].request.seq == 3 && full[0].target == .preview(width: 1280))
-        #expect(!full[0].waited)
         #expect(scheduler.finished(full[0], outcome: .rendered) == [.deliver(full[0])])
     }
 

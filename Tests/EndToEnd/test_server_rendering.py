@@ -91,7 +91,7 @@ def test_interactive_changes_get_coarse_then_full(server):
     # The coarse frame may be replaced by the full one if the page had not read it yet; when it came, it
     # came first and smaller.
     if coarse:
-        assert coarse[0]["width"] in (WIDTH // 2, WIDTH // 4)
+        assert coarse[0]["width"] == WIDTH // 2
         assert client.frames.index(next(f for f in client.frames if f[0] is coarse[0])) < \
             client.frames.index(next(f for f in client.frames if f[0] is full))
     assert full["width"] == WIDTH

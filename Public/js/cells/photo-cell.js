@@ -69,8 +69,7 @@ export class PhotoCell extends HTMLElement {
             h('div', { class: 'field' }, h('label', { for: depthId, text: 'Depth map (optional, for a plain image)' }), depth),
             h('button', { type: 'submit', class: 'upload-button' }, 'Upload'),
             this.uploadStatus);
-        form.addEventListener('submit', (event) => {
-            event.preventDefault();
+        const upload = () => {
             const photo = file.files?.[0];
             if (!photo) {
                 this.problem('Choose a photo file first.');
@@ -78,7 +77,15 @@ export class PhotoCell extends HTMLElement {
             }
             this.uploadStatus.textContent = `Uploading ${photo.name}…`;
             this.guard(session.uploadPhoto(photo, depth.files?.[0] ?? null), `Uploading ${photo.name}`);
+        };
+        form.addEventListener('submit', (event) => {
+            event.preventDefault();
+            upload();
         });
+        // Choosing a file is asking for it: the photo uploads at once (with the depth map, if one was chosen),
+        // and a depth map chosen after its photo uploads the pair.
+        file.addEventListener('change', () => { if (file.files?.length) upload(); });
+        depth.addEventListener('change', () => { if (file.files?.length && depth.files?.length) upload(); });
         return h('div', { class: 'photo-source' },
             h('div', { class: 'field' }, h('label', { for: sampleId, text: 'Sample' }), select, openSample),
             form);

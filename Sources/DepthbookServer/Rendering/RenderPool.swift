@@ -52,8 +52,6 @@ public final class RenderPool: Sendable {
         state.withLock { s in if s.queues[owner] == nil { s.lastServed[owner] = nil } }
     }
 
-    /// Whether at least as many jobs wait as there are workers (others' renders are queueing).
-    public var isSaturated: Bool { queuedCount >= width }
 
     /// Jobs finished since the pool was made, when nothing runs or waits; nil while busy.
     public var finishedWhenIdle: UInt64? {

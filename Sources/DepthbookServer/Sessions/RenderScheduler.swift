@@ -40,18 +40,12 @@ public struct RenderJob: Sendable, Equatable {
     public var ticket: Int
     public var request: FrameRequest
     public var coarse: Bool
-    /// Whether it waited behind another render of its slot (the page is changing things faster than they render).
-    public var waited = false
 
-    /// The size actually rendered: a coarse pass renders a preview at half width (never under 64 px).
-    public var target: FrameTarget { target(busy: false) }
-
-    /// A coarse pass shrinks to a quarter when the server is `busy` (renders of other sessions are waiting) or
-    /// when it waited behind an earlier render of its slot (the slider outruns the renders), so a picture keeps
-    /// coming soon while sliders move.
-    public func target(busy: Bool) -> FrameTarget {
+    /// The size actually rendered: a coarse pass renders a preview at half width (never under 64 px). Never
+    /// smaller: a quarter-width frame on a large preview is a blur, not a picture that follows the slider.
+    public var target: FrameTarget {
         guard coarse, case .preview(let width) = request.target else { return request.target }
-        return .preview(width: max(64, width / (busy || waited ? 4 : 2)))
+        return .preview(width: max(64, width / 2))
     }
 }
 
@@ -146,9 +140,8 @@ public struct RenderScheduler: Sendable {
         default:
             break
         }
-        if var next = state.pending {
+        if let next = state.pending {
             state.pending = nil
-            next.waited = !(job.coarse && job.request.seq == next.request.seq)  // not the full pass after its own coarse one
             state.inFlight = next
             actions.append(.start(next))
         }

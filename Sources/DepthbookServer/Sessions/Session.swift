@@ -198,7 +198,7 @@ public final class Session: Sendable {
             let started = ContinuousClock.now
             do {
                 let rendered = try renderer.render(notebook: notebook, cell: job.request.slot.cell,
-                                                   target: job.target(busy: pool.isSaturated),
+                                                   target: job.target,
                                                    isCancelled: { flag.isCancelled })
                 let elapsed = ContinuousClock.now - started
                 let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
