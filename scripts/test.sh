@@ -7,7 +7,14 @@ scripts/install-deps.sh test
 
 # One release build with testability serves both the Swift tests and the end-to-end runs.
 swift build -c release -Xswiftc -enable-testing --build-tests
-swift test -c release -Xswiftc -enable-testing --skip-build
+# Swift Testing prints a failure where it happens, among hundreds of lines: repeat the failures at the end,
+# where a reader of CI's tail sees them.
+swift_log=$(mktemp)
+if ! swift test -c release -Xswiftc -enable-testing --skip-build 2>&1 | tee "$swift_log"; then
+    echo "---- failed Swift tests ----"
+    grep -E -A6 "recorded an issue|✘ Test .* failed|error:" "$swift_log" | head -150
+    exit 1
+fi
 
 if compgen -G "Tests/EndToEnd/test_*.py" >/dev/null; then
     DEPTHBOOK_BIN="$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/depthbook" \

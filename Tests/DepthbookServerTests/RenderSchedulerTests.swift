@@ -85,8 +85,8 @@ struct RenderSchedulerTests {
         #expect(after.first == .deliver(first), "the picture keeps coming while the slider moves")
         let next = started(after)
         #expect(next.map(\.request.seq) == [3] && next[0].coarse, "position 2 was replaced, never rendered")
-        #expect(first.target == .preview(width: 400) && next[0].target == .preview(width: 200),
-                "the slider outruns the renders: the next coarse pass is smaller")
+        #expect(first.target == .preview(width: 400) && next[0].target == .preview(width: 400),
+                "coarse passes stay at half width, however fast the slider moves")
         #expect(scheduler.isCurrent(slot: slot, seq: 1, coarse: true))
         #expect(!scheduler.isCurrent(slot: slot, seq: 1, coarse: false))
         // The slider stops: the final value asks for a full frame, which follows the coarse one in flight.
@@ -162,5 +162,24 @@ struct RenderSchedulerTests {
         #expect(scheduler.isCurrent(slot: slot, seq: 1, coarse: true))
         // New requests render as usual.
         #expect(started(try scheduler.request(request(4))).map(\.request.seq) == [4])
+    }
+
+    @Test func aLongDragGetsAFullQualityRefreshAfterAFewCoarseFrames() throws {
+        var scheduler = RenderScheduler()
+        var running = started(try scheduler.request(request(1, interactive: true)))[0]
+        var delivered: [(seq: Int, coarse: Bool)] = []
+        // The slider keeps moving: a newer change is always waiting when a render ends.
+        for seq in 2...12 {
+            _ = try scheduler.request(request(seq, interactive: true))
+            let actions = scheduler.finished(running, outcome: .rendered)
+            for case .deliver(let job) in actions { delivered.append((job.request.seq, job.coarse)) }
+            running = try #require(started(actions).first)
+            // A refresh in flight is never cancelled by the next change.
+            if running.refresh { #expect(try scheduler.request(request(seq, interactive: true)).isEmpty) }
+        }
+        let kinds = delivered.map(\.coarse)
+        #expect(kinds.prefix(8) == [true, true, true, false, true, true, true, false], "every fourth frame of a drag is sharp")
+        #expect(delivered.map(\.seq) == delivered.map(\.seq).sorted(), "still in seq order")
+        #expect(running.target == .preview(width: 400) || running.refresh)
     }
 }

@@ -9,7 +9,8 @@ import pytest
 
 from test_server_support import binary, start_server
 
-KEYS = ["sessions", "changes", "frames", "p50_ms", "p95_ms", "max_ms", "dropped", "errors", "server_rss_mb", "first_error"]
+KEYS = ["sessions", "changes", "frames", "p50_ms", "p95_ms", "max_ms", "dropped", "errors", "server_rss_mb", "first_error",
+        "final_cell", "final_full_p50_ms", "final_full_p95_ms", "final_full_max_ms", "final_updates_per_s", "final_max_gap_ms"]
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,11 @@ def test_two_sessions_drag_the_slider(server):
     assert 0 <= report["dropped"] < report["changes"]
     assert 0 < report["p50_ms"] <= report["p95_ms"] <= report["max_ms"]
     assert report["server_rss_mb"] > 1
+    # What a person watches: the last cell reading the slider's (depth-threshold's "result"), full frames for
+    # every change, and its picture changing during the drag.
+    assert report["final_cell"] == "result"
+    assert 0 < report["final_full_p50_ms"] <= report["final_full_p95_ms"] <= report["final_full_max_ms"]
+    assert report["final_updates_per_s"] > 0 and report["final_max_gap_ms"] > 0
     assert server.alive()
 
 

@@ -2,8 +2,11 @@ import DepthbookEffects
 import Foundation
 import Synchronization
 
-/// `depthbook loadtest`: real WebSocket sessions drag a slider against a running server and measure the time
-/// from sending a change to receiving the first frame that answers it.
+/// `depthbook loadtest`: real WebSocket sessions drag a slider against a running server, each previewing the
+/// whole notebook the way the page does, and measure what a person sees: for each change, the time until the
+/// last cell below the slider shows a full-quality frame answering it (or a newer change), how often that
+/// cell's picture changes during the drag, and its longest gap; beside them, the time to the first frame of
+/// the slider's own cell (the figure earlier versions reported).
 public struct Loadtest: Sendable {
     public struct Options: Sendable {
         public var endpoint: Endpoint
@@ -42,13 +45,26 @@ public struct Loadtest: Sendable {
         public var server_rss_mb: Double
         /// What the server said when it first refused a request or failed a render (nil when nothing failed).
         public var first_error: String?
+        /// The last previewed cell that reads the slider's cell: what a person watches while dragging.
+        public var final_cell: String = ""
+        /// Per change: until that cell's full-quality frame answering it or a newer change.
+        public var final_full_p50_ms: Double = 0
+        public var final_full_p95_ms: Double = 0
+        public var final_full_max_ms: Double = 0
+        /// New pictures of that cell a second during the drag (coarse or full), averaged over sessions.
+        public var final_updates_per_s: Double = 0
+        /// The longest time that cell's picture stood still during the drag, over all sessions.
+        public var final_max_gap_ms: Double = 0
 
         /// The report as one JSON line, keys in the order the issue lists them.
         public var jsonLine: String {
             func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
             return "{\"sessions\":\(sessions),\"changes\":\(changes),\"frames\":\(frames),\"p50_ms\":\(number(p50_ms)),"
                 + "\"p95_ms\":\(number(p95_ms)),\"max_ms\":\(number(max_ms)),\"dropped\":\(dropped),\"errors\":\(errors),"
-                + "\"server_rss_mb\":\(number(server_rss_mb)),\"first_error\":\(quoted(first_error))}"
+                + "\"server_rss_mb\":\(number(server_rss_mb)),\"first_error\":\(quoted(first_error)),"
+                + "\"final_cell\":\(quoted(final_cell)),\"final_full_p50_ms\":\(number(final_full_p50_ms)),"
+                + "\"final_full_p95_ms\":\(number(final_full_p95_ms)),\"final_full_max_ms\":\(number(final_full_max_ms)),"
+                + "\"final_updates_per_s\":\(number(final_updates_per_s)),\"final_max_gap_ms\":\(number(final_max_gap_ms))}"
         }
 
         private func quoted(_ text: String?) -> String {
@@ -79,18 +95,28 @@ public struct Loadtest: Sendable {
         group.wait()
         let all = results.withLock { $0 }
         let latencies = all.flatMap(\.latencies).sorted()
-        func percentile(_ p: Double) -> Double {
-            guard !latencies.isEmpty else { return 0 }
-            let rank = Int((p * Double(latencies.count - 1)).rounded())
-            return (latencies[rank] * 10).rounded() / 10
-        }
+        func percentile(_ p: Double) -> Double { Self.percentile(latencies, p) }
+        let finals = all.flatMap(\.finalLatencies).sorted()
+        let rates = all.map(\.finalUpdatesPerSecond).filter { $0 > 0 }
         let rss = (try? serverStats()) ?? 0
         return Report(sessions: options.sessions, changes: options.changes * options.sessions,
                       frames: all.reduce(0) { $0 + $1.frames }, p50_ms: percentile(0.5), p95_ms: percentile(0.95),
                       max_ms: ((latencies.last ?? 0) * 10).rounded() / 10,
                       dropped: all.reduce(0) { $0 + $1.dropped }, errors: all.reduce(0) { $0 + $1.errors },
                       server_rss_mb: (rss * 10).rounded() / 10,
-                      first_error: all.lazy.compactMap(\.firstError).first)
+                      first_error: all.lazy.compactMap(\.firstError).first,
+                      final_cell: all.first { !$0.finalCell.isEmpty }?.finalCell ?? "",
+                      final_full_p50_ms: Self.percentile(finals, 0.5), final_full_p95_ms: Self.percentile(finals, 0.95),
+                      final_full_max_ms: ((finals.last ?? 0) * 10).rounded() / 10,
+                      final_updates_per_s: rates.isEmpty ? 0 : ((rates.reduce(0, +) / Double(rates.count)) * 10).rounded() / 10,
+                      final_max_gap_ms: ((all.map(\.finalMaxGap).max() ?? 0) * 10).rounded() / 10)
+    }
+
+    /// The `p` quantile of sorted values, to a tenth of a millisecond.
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((p * Double(sorted.count - 1)).rounded())
+        return (sorted[rank] * 10).rounded() / 10
     }
 
     private func upload(_ path: String) throws -> String {
@@ -119,6 +145,10 @@ struct SessionResult: Sendable {
     var dropped = 0
     var errors = 0
     var firstError: String?
+    var finalCell = ""
+    var finalLatencies: [Double] = []
+    var finalUpdatesPerSecond: Double = 0
+    var finalMaxGap: Double = 0
 }
 
 /// One simulated page: opens the notebook, previews the slider's cell, then moves the slider at the rate.
@@ -136,6 +166,13 @@ struct DragSession {
         let replies = Mutex<[Int: JSONValue]>([:])
         let cell = Mutex("")
         let firstError = Mutex<String?>(nil)
+        /// The cell a person watches, and every frame of it: (seq, coarse, when).
+        let finalCell = Mutex("")
+        let finalFrames = Mutex<[(seq: Int, coarse: Bool, at: ContinuousClock.Instant)]>([])
+        /// Cells that have shown a full frame of the warm-up previews.
+        let warmed = Mutex<Set<String>>([])
+        /// Set when the slider's cell showed a full frame: the page then asks for its histogram.
+        let histogramWanted = Atomic<Bool>(false)
 
         func fail(_ message: String) {
             errors.wrappingAdd(1, ordering: .relaxed)
@@ -189,10 +226,24 @@ struct DragSession {
             if let upload { _ = try request("openPhoto", ["photo": .object(["upload": .string(upload)])]) }
             let cell = try Self.sliderCell(in: opened["notebook"])
             shared.cell.withLock { $0 = cell }
+            // Every cell with a picture is previewed, as the page shows them all; the last one reading the
+            // slider's cell is what a person watches.
+            let previewed = Self.renderableCells(in: opened["notebook"])
+            let watched = Self.lastDependent(of: cell, in: opened["notebook"]) ?? cell
+            shared.finalCell.withLock { $0 = watched }
+            result.finalCell = watched
             var seq = 1
             shared.sentAt.withLock { $0[seq] = .now }
+            for other in previewed where other != cell {
+                _ = try request("preview", ["cell": .string(other), "width": .number(Double(options.width)), "seq": .number(Double(seq))])
+            }
             _ = try request("preview", ["cell": .string(cell), "width": .number(Double(options.width)), "seq": .number(Double(seq))])
             try Self.waitFor(seq: seq, shared: shared, timeout: options.timeoutSeconds)
+            let warmDeadline = ContinuousClock.now + .seconds(options.timeoutSeconds)
+            while !shared.warmed.withLock({ $0.contains(watched) }), ContinuousClock.now < warmDeadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            shared.finalFrames.withLock { $0.removeAll() }
             // The warm-up preview is not measured.
             shared.latencies.withLock { $0.removeAll() }
             shared.frames.store(0, ordering: .relaxed)
@@ -217,10 +268,19 @@ struct DragSession {
                 ])
                 shared.sentAt.withLock { $0[seq] = .now }
                 try client.send(text: String(decoding: try JSONEncoder().encode(message), as: UTF8.self))
+                if shared.histogramWanted.exchange(false, ordering: .relaxed) {
+                    nextID += 1
+                    let histogram: JSONValue = .object(["id": .number(Double(nextID)), "type": .string("histogram"),
+                                                        "cell": .string(cell), "bins": .number(128)])
+                    try client.send(text: String(decoding: try JSONEncoder().encode(histogram), as: UTF8.self))
+                }
                 tick += interval
                 if !last, tick > .now { Thread.sleep(until: tick) }
             }
+            let lastSent = ContinuousClock.now
             try Self.waitFor(seq: seq, shared: shared, timeout: options.timeoutSeconds, full: true)
+            try Self.waitForFinal(seq: seq, shared: shared, timeout: options.timeoutSeconds)
+            Self.summariseFinal(shared: shared, from: firstChangeSeq, to: seq, until: lastSent, into: &result)
             let answered = shared.answered.withLock { $0 }
             result.dropped = (firstChangeSeq...seq).filter { !answered.contains($0) }.count
         } catch {
@@ -233,6 +293,65 @@ struct DragSession {
         result.errors += shared.errors.load(ordering: .relaxed)
         result.firstError = shared.firstError.withLock { $0 }
         return result
+    }
+
+    /// Cells the page shows a picture of: the photo, views and steps.
+    static func renderableCells(in notebook: JSONValue?) -> [String] {
+        guard case .object(let n) = notebook, case .array(let cells) = n["cells"] else { return [] }
+        return cells.compactMap { value in
+            guard case .object(let c) = value, case .string(let id) = c["id"], case .string(let kind) = c["kind"],
+                  ["photo", "view", "step"].contains(kind) else { return nil }
+            return id
+        }
+    }
+
+    /// The last cell (in notebook order) that reads `cell`, directly or through others.
+    static func lastDependent(of cell: String, in notebook: JSONValue?) -> String? {
+        guard case .object(let n) = notebook, case .array(let cells) = n["cells"] else { return nil }
+        var affected: Set<String> = [cell]
+        var last: String?
+        for case .object(let c) in cells {
+            guard case .string(let id) = c["id"], id != cell else { continue }
+            var references: [String] = []
+            if case .string(let input) = c["input"] { references.append(input) }
+            if case .object(let inputs) = c["inputs"] { references += inputs.values.compactMap { if case .string(let r) = $0 { r } else { nil } } }
+            let heads = references.map { String($0.split(separator: ".", maxSplits: 1).first ?? "") }
+            if heads.contains(where: affected.contains) {
+                affected.insert(id)
+                last = id
+            }
+        }
+        return last
+    }
+
+    /// Waits until the watched cell shows the full frame answering the last change.
+    static func waitForFinal(seq: Int, shared: Shared, timeout: Int) throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if let error = shared.firstError.withLock({ $0 }) { throw WebSocketClient.Failure(error) }
+            if shared.finalFrames.withLock({ $0.contains { !$0.coarse && $0.seq >= seq } }) { return }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        throw WebSocketClient.Failure("no full frame of the watched cell for seq \(seq) within \(timeout) s")
+    }
+
+    /// Per change, the wait for the watched cell's full frame answering it or a newer one; and during the drag,
+    /// how often that cell's picture changed and its longest standstill.
+    static func summariseFinal(shared: Shared, from first: Int, to last: Int, until dragEnd: ContinuousClock.Instant,
+                               into result: inout SessionResult) {
+        func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+        let frames = shared.finalFrames.withLock { $0 }
+        let sent = shared.sentAt.withLock { $0 }
+        for seq in first...last {
+            guard let at = sent[seq], let answer = frames.first(where: { !$0.coarse && $0.seq >= seq && $0.at >= at }) else { continue }
+            result.finalLatencies.append(ms(answer.at - at))
+        }
+        guard let dragStart = sent[first] else { return }
+        let during = frames.filter { $0.at >= dragStart && $0.at <= dragEnd }.map(\.at)
+        let span = ms(dragEnd - dragStart)
+        if span > 0 { result.finalUpdatesPerSecond = Double(during.count) / (span / 1000) }
+        let marks = [dragStart] + during + [dragEnd]
+        result.finalMaxGap = zip(marks, marks.dropFirst()).map { ms($1 - $0) }.max() ?? 0
     }
 
     /// The first step cell with a `percentile` parameter (the depth-threshold notebook's mask), else the first step.
@@ -253,8 +372,14 @@ struct DragSession {
     static func handle(_ message: WebSocketClient.Message, shared: Shared) {
         switch message {
         case .binary(let bytes):
-            guard let (header, _) = try? BinaryFrame.decode(bytes), header.cell == shared.cell.withLock({ $0 }) else { return }
+            guard let (header, _) = try? BinaryFrame.decode(bytes) else { return }
             let now = ContinuousClock.now
+            if !header.coarse { shared.warmed.withLock { _ = $0.insert(header.cell) } }
+            if header.cell == shared.finalCell.withLock({ $0 }) {
+                shared.finalFrames.withLock { $0.append((header.seq, header.coarse, now)) }
+            }
+            guard header.cell == shared.cell.withLock({ $0 }) else { return }
+            if !header.coarse { shared.histogramWanted.store(true, ordering: .relaxed) }
             shared.frames.wrappingAdd(1, ordering: .relaxed)
             let first = shared.answered.withLock { $0.insert(header.seq).inserted }
             if first, let sent = shared.sentAt.withLock({ $0[header.seq] }) {

@@ -40,6 +40,13 @@ public struct RenderJob: Sendable, Equatable {
     public var ticket: Int
     public var request: FrameRequest
     public var coarse: Bool
+    /// A full-quality pass made in the middle of a drag (after `RenderScheduler.coarseRun` coarse frames in a
+    /// row), so a sharp picture keeps coming while the slider moves. Like a coarse pass, it is neither
+    /// cancelled nor held back when newer requests arrive.
+    public var refresh = false
+
+    /// Whether its frame may still go out when newer requests came meanwhile (coarse passes and refreshes).
+    public var deliveredWhenSuperseded: Bool { coarse || refresh }
 
     /// The size actually rendered: a coarse pass renders a preview at half width (never under 64 px). Never
     /// smaller: a quarter-width frame on a large preview is a blur, not a picture that follows the slider.
@@ -90,6 +97,8 @@ public struct RenderScheduler: Sendable {
         var deliveredSeq: Int?
         /// Frames for sequence numbers below this were rendered from a notebook or photo since replaced.
         var floor: Int = .min
+        /// Coarse frames delivered since the last full one.
+        var coarseStreak = 0
     }
 
     private var slots: [RenderSlot: SlotState] = [:]
@@ -109,7 +118,7 @@ public struct RenderScheduler: Sendable {
         var actions: [Action] = []
         if let running = state.inFlight {
             state.pending = job
-            if !running.coarse { actions.append(.cancel(ticket: running.ticket)) }
+            if !running.deliveredWhenSuperseded { actions.append(.cancel(ticket: running.ticket)) }
         } else {
             state.inFlight = job
             actions.append(.start(job))
@@ -128,9 +137,10 @@ public struct RenderScheduler: Sendable {
         let fresh = !wasInvalidated && seq >= state.floor
         let newest = state.pending == nil && seq == state.newestSeq
         switch outcome {
-        case .rendered where fresh && (job.coarse || newest) && seq >= (state.deliveredSeq ?? .min):
+        case .rendered where fresh && (job.deliveredWhenSuperseded || newest) && seq >= (state.deliveredSeq ?? .min):
             actions.append(.deliver(job))
             state.deliveredSeq = seq
+            state.coarseStreak = job.coarse ? state.coarseStreak + 1 : 0
             if job.coarse && newest {
                 // The coarse pass answered quickly; the full pass follows unless something newer arrives.
                 state.pending = makeJob(job.request, coarse: false)
@@ -140,8 +150,13 @@ public struct RenderScheduler: Sendable {
         default:
             break
         }
-        if let next = state.pending {
+        if var next = state.pending {
             state.pending = nil
+            if next.coarse && state.coarseStreak >= Self.coarseRun {
+                // The drag goes on: this one is rendered sharp, and delivered even if the slider moves on.
+                next.coarse = false
+                next.refresh = true
+            }
             state.inFlight = next
             actions.append(.start(next))
         }
@@ -149,8 +164,12 @@ public struct RenderScheduler: Sendable {
         return actions
     }
 
+    /// Coarse frames in a row after which the next render of a moving slider is a full-quality refresh.
+    public static let coarseRun = 3
+
     /// Whether a frame rendered for `seq` may still be sent for `slot` (checked again just before sending):
-    /// not from before a reset, and, for a full frame, still the newest request.
+    /// not from before a reset, and, for a full frame, still the newest request (`coarse` is true for frames
+    /// delivered when superseded: coarse passes and refreshes).
     public func isCurrent(slot: RenderSlot, seq: Int, coarse: Bool) -> Bool {
         guard let state = slots[slot], seq >= state.floor else { return false }
         return coarse || (state.newestSeq == seq && state.pending == nil)

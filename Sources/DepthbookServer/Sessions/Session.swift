@@ -214,7 +214,8 @@ public final class Session: Sendable {
     }
 
     private func complete(_ job: RenderJob, outcome: RenderOutcome, frame: [UInt8]?) {
-        let slot = job.request.slot, seq = job.request.seq, coarse = job.coarse
+        // For the send-time check, a refresh counts as coarse: it may go out although newer requests came.
+        let slot = job.request.slot, seq = job.request.seq, coarse = job.deliveredWhenSuperseded
         let (actions, targets) = state.withLock { s in
             s.cancelFlags[job.ticket] = nil
             let actions = s.scheduler.finished(job, outcome: outcome)
