@@ -63,6 +63,8 @@ export class NotebookSession extends EventTarget {
         this.histogramsStale = new Set();
         /** cell id → {params, interactive} waiting for the next animation frame */
         this.pendingParams = new Map();
+        /** What the server said about how this photo was handled, each said once (cleared with the photo). */
+        this.photoNotes = new Set();
         this.flushScheduled = false;
         /** seq → performance.now() when the request left, for the latency readout */
         this.sentAt = new Map();
@@ -154,6 +156,7 @@ export class NotebookSession extends EventTarget {
         if (!name) throw new Error('the server lists no notebooks');
         this.status(`Opening ${name}…`, 'busy');
         this.latestFrames.clear();
+        this.photoNotes?.clear();
         const isBundled = this.bundled.some((notebook) => notebook.name === name);
         const result = await this.socket.request('openNotebook', isBundled ? { name } : { shared: name });
         this.adopt(result.notebook, result.photo, result.shared ?? (isBundled ? null : name), false);
@@ -166,6 +169,7 @@ export class NotebookSession extends EventTarget {
             const opened = await this.socket.request('openPhoto', { photo: local.photo });
             this.photo = opened.photo;
             this.latestFrames.clear();
+            this.photoNotes?.clear();
         }
         this.shared = stored.shared ?? this.shared;
         await this.pushNotebook(local);
@@ -201,10 +205,20 @@ export class NotebookSession extends EventTarget {
     setParam(cellId, name, value, { interactive }) {
         const cell = this.cell(cellId);
         if (!cell) return;
-        const pending = this.pendingParams.get(cellId) ?? { params: {}, previous: {}, interactive: true };
+        const pending = this.pendingParams.get(cellId) ?? { params: {}, unset: new Set(), previous: {}, interactive: true };
         if (!(name in pending.previous)) pending.previous[name] = cell.params?.[name];
-        cell.params = { ...(cell.params ?? {}), [name]: value };
-        pending.params[name] = value;
+        const params = { ...(cell.params ?? {}) };
+        if (value === undefined) {
+            // Left out again: the server picks the value from the photo (or uses the default).
+            delete params[name];
+            delete pending.params[name];
+            pending.unset.add(name);
+        } else {
+            params[name] = value;
+            pending.params[name] = value;
+            pending.unset.delete(name);
+        }
+        cell.params = params;
         pending.interactive = interactive;
         this.pendingParams.set(cellId, pending);
         this.setEdited(true);
@@ -223,10 +237,12 @@ export class NotebookSession extends EventTarget {
     flush() {
         const batches = [...this.pendingParams.entries()];
         this.pendingParams.clear();
-        for (const [cellId, { params, previous, interactive }] of batches) {
+        for (const [cellId, { params, unset, previous, interactive }] of batches) {
             const seq = this.nextSeq();
             this.sentAt.set(seq, performance.now());
-            this.socket.request('setParams', { cell: cellId, params, seq, interactive })
+            const message = { cell: cellId, params, seq, interactive };
+            if (unset.size > 0) message.unset = [...unset];
+            this.socket.request('setParams', message)
                 .then(() => this.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } })))
                 .catch((error) => this.refuseParams(cellId, seq, previous, error));
         }
@@ -375,6 +391,11 @@ export class NotebookSession extends EventTarget {
         if (!kept || header.seq > kept.seq || (header.seq === kept.seq && kept.coarse && !header.coarse)) this.latestFrames.set(key, frame);
         for (const element of this.previews.get(key) ?? []) element.showFrame(frame);
         this.dispatchEvent(new CustomEvent('frame', { detail: { frame, key, latencyMs } }));
+        for (const note of header.notes ?? []) {
+            if (this.photoNotes.has(note)) continue;
+            this.photoNotes.add(note);
+            this.dispatchEvent(new CustomEvent('photoNote', { detail: { note } }));
+        }
         // A cell's histogram (and its marker) changes exactly when the cell renders anew.
         if (!header.coarse) this.refreshHistogram(key);
     }
@@ -400,6 +421,7 @@ export class NotebookSession extends EventTarget {
             if (message.photo) {
                 this.photo = message.photo;
                 this.latestFrames.clear();
+                this.photoNotes?.clear();
             }
             this.dispatchEvent(new CustomEvent('notebook'));
             if (structureOf(this.notebook, this.photo) !== before) this.runAll();
@@ -453,6 +475,7 @@ export class NotebookSession extends EventTarget {
     async openPhoto(reference) {
         const result = await this.socket.request('openPhoto', { photo: reference });
         this.latestFrames.clear();
+        this.photoNotes?.clear();
         this.photo = result.photo;
         this.notebook = { ...this.notebook, photo: reference };
         this.setEdited(true);

@@ -41,7 +41,8 @@ struct CatalogTests {
         #expect(inputs.first?["optional"] as? Bool == false)
         let parameter = try #require((threshold["parameters"] as? [[String: Any]])?.first)
         #expect(parameter["name"] as? String == "percentile" && parameter["type"] as? String == "number")
-        #expect(parameter["min"] as? Double == 0 && parameter["max"] as? Double == 100 && parameter["default"] as? Double == 60)
+        #expect(parameter["min"] as? Double == 0 && parameter["max"] as? Double == 100 && parameter["default"] as? Double == 40)
+        #expect(parameter["fromPhoto"] as? Bool == true, "left out, the cut is found from the photo")
         #expect(parameter["unit"] as? String == "%" && (parameter["doc"] as? String)?.isEmpty == false)
         if case .array(let items) = NotebookRenderer.catalogJSON { #expect(items.count == list.count) } else { Issue.record("catalogJSON is not an array") }
     }

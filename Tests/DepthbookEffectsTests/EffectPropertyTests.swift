@@ -118,25 +118,27 @@ struct EffectPropertyTests {
         #expect(ConnectedComponents.count(coverage.samples.map { $0 > 0.5 }, width: w, height: h) == count)
     }
 
-    @Test func thresholdCoverageGrowsAsThePercentileFalls() throws {
+    /// Higher keeps more, as the talk's slider does; the share kept is the percentile (ties aside).
+    @Test func thresholdCoverageGrowsWithThePercentile() throws {
         let photo = try S.sample("portrait")
         var previous = -1.0, first = 0.0
-        for percentile in [90.0, 75, 60, 45, 30, 15] {
+        for percentile in [10.0, 25, 40, 55, 70, 85] {
             let nb = S.notebook([S.step("t", "threshold", ["input": "photo.disparity"], ["percentile": .number(percentile)])])
             let mask = try S.floats(photo, nb, "t", width: 64).samples
             let coverage = mask.reduce(0) { $0 + Double($1) } / Double(mask.count)
             // Ties (the wall is one flat disparity) may hold coverage level; it never shrinks.
             #expect(coverage >= previous, "coverage \(coverage) at \(percentile) %")
-            if percentile == 90 { first = coverage }
-            if percentile == 45 { #expect(coverage > first + 0.3) }
+            if percentile == 10 { first = coverage }
+            if percentile == 55 { #expect(coverage > first + 0.3) }
             previous = coverage
         }
     }
 
-    /// The cut is the percentile of the valid disparities, by an independent sort.
+    /// The cut keeps the given share: it is the (100 − p)th percentile of the valid disparities, by an
+    /// independent sort.
     @Test func thresholdMarkerIsThePercentile() throws {
         let photo = try S.sample("portrait")
-        let nb = S.notebook([S.step("t", "threshold", ["input": "photo.disparity"], ["percentile": .number(60)])])
+        let nb = S.notebook([S.step("t", "threshold", ["input": "photo.disparity"], ["percentile": .number(40)])])
         let h = try NotebookRenderer(photo: photo).histogram(notebook: nb, reference: "t", bins: 32)
         let valid = try #require(photo.depth).map.samples.filter { !$0.isNaN }.sorted()
         let rank = 0.6 * Double(valid.count - 1)

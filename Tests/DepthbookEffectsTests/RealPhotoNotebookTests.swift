@@ -29,8 +29,10 @@ struct RealPhotoNotebookTests {
         return cell.references.reduce(into: Set<String>()) { $0.formUnion(planes($1, in: notebook)) }
     }
 
+    /// Planes a cell may use on `photo`: its own, and a portrait matte wherever there is depth (a subject mask
+    /// from depth stands in for it).
     static func available(_ photo: Photo) -> Set<String> {
-        var all: Set<String> = photo.depth == nil ? [] : ["photo.disparity"]
+        var all: Set<String> = photo.depth == nil ? [] : ["photo.disparity", "photo.portraitEffectsMatte"]
         for m in photo.mattes { all.insert("photo.\(m.kind.rawValue)") }
         return all
     }

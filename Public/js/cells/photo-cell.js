@@ -40,12 +40,25 @@ export class PhotoCell extends HTMLElement {
         }
         if (planes.length === 0) grid.append(h('p', { text: 'No photo is open.' }));
         children.push(grid);
+        // How the server had to handle this photo (a matte stood in for, a plane left out): said here, once.
+        this.notes = h('ul', { class: 'photo-notes', 'aria-live': 'polite', hidden: session.photoNotes.size === 0 },
+            ...[...session.photoNotes].map((note) => h('li', { text: note })));
+        children.push(this.notes);
+        this.onPhotoNote = (event) => {
+            this.notes.append(h('li', { text: event.detail.note }));
+            this.notes.hidden = false;
+        };
+        session.addEventListener('photoNote', this.onPhotoNote);
         if (session.photo) {
             children.push(h('details', { class: 'photo-facts' },
                 h('summary', {}, 'Photo metadata'), new FactsList().attach(session.photo)));
         }
         this.replaceChildren(...children);
         return this;
+    }
+
+    disconnectedCallback() {
+        this.session?.removeEventListener('photoNote', this.onPhotoNote);
     }
 
     buildSourcePicker() {

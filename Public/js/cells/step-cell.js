@@ -39,7 +39,7 @@ export class StepCell extends HTMLElement {
         this.controls = new Map();
         const params = h('div', { class: 'cell-params' });
         for (const descriptor of effect.parameters ?? []) {
-            const control = new ParamControl().attach(descriptor, cell.params?.[descriptor.name] ?? descriptor.default,
+            const control = new ParamControl().attach(descriptor, cell.params?.[descriptor.name],
                 (value, interactive) => session.setParam(cell.id, descriptor.name, value, { interactive }));
             if (!session.canEdit) control.querySelectorAll('input, select, button').forEach((element) => { element.disabled = true; });
             this.controls.set(descriptor.name, control);
@@ -54,6 +54,16 @@ export class StepCell extends HTMLElement {
             }
         };
         session.addEventListener('paramError', this.onParamError);
+        // Values the server picked from the photo for parameters this cell leaves out: shown, not set.
+        this.onFrame = (event) => {
+            const { header } = event.detail.frame;
+            if (header.cell !== cell.id || !header.chosen) return;
+            const params = session.cell(cell.id)?.params ?? {};
+            for (const [name, value] of Object.entries(header.chosen)) {
+                if (params[name] === undefined) this.controls.get(name)?.showChosen(value);
+            }
+        };
+        session.addEventListener('frame', this.onFrame);
         params.addEventListener('pickrequest', (event) => this.togglePicking(event.detail.name));
         params.addEventListener('uploadrequest', (event) => {
             const { file, resolve, reject } = event.detail;
@@ -76,6 +86,7 @@ export class StepCell extends HTMLElement {
 
     disconnectedCallback() {
         this.session?.removeEventListener('paramError', this.onParamError);
+        this.session?.removeEventListener('frame', this.onFrame);
     }
 
     /** The input a before/after split compares against: the first image input, else the first input. */

@@ -28,11 +28,18 @@ export class ParamControl extends HTMLElement {
         const docId = `${id}-doc`;
         const label = descriptor.label || descriptor.name;
         const unit = descriptor.unit ? h('span', { class: 'param-unit', text: descriptor.unit }) : null;
-        const reset = h('button', {
-            type: 'button', class: 'param-reset', title: `Reset ${label} to its default`,
-            'aria-label': `Reset ${label} to ${formatDefault(descriptor.default)}`,
-            onclick: () => this.commit(descriptor.default, false, true),
-        }, '↺');
+        // A value the server picks from the photo resets to that choice, not to a fixed default.
+        const reset = descriptor.fromPhoto
+            ? h('button', {
+                type: 'button', class: 'param-reset', title: `Let the photo choose ${label} again`,
+                'aria-label': `Reset ${label} to the value found from the photo`,
+                onclick: () => { this.fromPhoto = true; this.commit(undefined, false); },
+            }, '↺')
+            : h('button', {
+                type: 'button', class: 'param-reset', title: `Reset ${label} to its default`,
+                'aria-label': `Reset ${label} to ${formatDefault(descriptor.default)}`,
+                onclick: () => this.commit(descriptor.default, false, true),
+            }, '↺');
         const doc = descriptor.doc ? h('p', { class: 'param-doc', id: docId, text: descriptor.doc }) : null;
         const describedBy = doc ? docId : null;
         let editor;
@@ -44,14 +51,25 @@ export class ParamControl extends HTMLElement {
             default: editor = this.buildNumber(id, label, describedBy); break;
         }
         this.errorLine = h('p', { class: 'param-error', role: 'alert', hidden: true });
+        this.chosenTag = h('span', { class: 'param-chosen', text: ' (from the photo)', hidden: true });
         this.replaceChildren(
-            h('label', { class: 'param-label', for: id, text: label }),
+            h('label', { class: 'param-label', for: id }, label, this.chosenTag),
             h('div', { class: 'param-editor' }, editor, unit, reset),
             this.errorLine,
             doc,
         );
+        this.fromPhoto = Boolean(descriptor.fromPhoto) && value === undefined;
         this.setValue(value ?? descriptor.default);
+        this.chosenTag.hidden = !this.fromPhoto;
         return this;
+    }
+
+    /** Shows the value the server picked from the photo, while the user has not set one. */
+    showChosen(value) {
+        if (!this.fromPhoto) return;
+        this.setValue(value);
+        this.chosenTag.hidden = false;
+        this.dataset.chosen = String(value);
     }
 
     buildNumber(id, label, describedBy) {
@@ -173,6 +191,11 @@ export class ParamControl extends HTMLElement {
     /** Shows and reports a value. `reflect` also updates the editors (reset, typed or picked values). */
     commit(value, interactive, reflect = false) {
         this.showError(null);
+        if (value !== undefined) {
+            this.fromPhoto = false;
+            this.chosenTag.hidden = true;
+            delete this.dataset.chosen;
+        }
         if (reflect) this.setValue(value);
         this.value = value;
         this.onValue(value, interactive);

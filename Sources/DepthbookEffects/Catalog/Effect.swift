@@ -15,11 +15,15 @@ struct BuiltNode: Sendable {
     var role: PlaneRole
     /// For threshold cells: the value of the input where the cut lies (the histogram's marker).
     var marker: Double?
+    /// Parameters the cell left out whose values the effect picked from the photo (name → value), shown on
+    /// the page as the sliders' positions.
+    var chosen: [String: ParameterValue]
 
-    init(_ node: Node, role: PlaneRole, marker: Double? = nil) {
+    init(_ node: Node, role: PlaneRole, marker: Double? = nil, chosen: [String: ParameterValue] = [:]) {
         self.node = node
         self.role = role
         self.marker = marker
+        self.chosen = chosen
     }
 }
 

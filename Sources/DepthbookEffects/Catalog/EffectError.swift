@@ -43,7 +43,8 @@ public enum EffectError: Error, Equatable, Sendable, CustomStringConvertible {
 
     private static func planeHelp(_ plane: String) -> String {
         switch plane {
-        case "photo.disparity", "photo.depth": return "it was taken without depth"
+        case "photo.disparity", "photo.depth":
+            return "it was taken without depth: add a depth map (an image where brighter is nearer) with the photo cell's depth-map upload"
         case "photo.portraitEffectsMatte": return "portrait mattes come only with people in portrait mode"
         case "photo.skin", "photo.hair", "photo.teeth", "photo.glasses", "photo.sky":
             return "semantic mattes come only with portrait captures of people"

@@ -13,12 +13,22 @@ public struct EffectParameter: Sendable, Equatable {
     public let unit: String
     public let choices: [String]
     public let doc: String
+    /// When a cell leaves the parameter out, the effect picks its value from the photo (reported with the frame)
+    /// instead of using the default, which is then only the reset value's fallback.
+    public var fromPhoto = false
 
     /// A number in `range`, moved in `step`s.
     public static func number(_ name: String, _ label: String, _ range: ClosedRange<Double>, default value: Double,
                               step: Double, unit: String = "", doc: String) -> EffectParameter {
         EffectParameter(name: name, label: label, kind: .number, min: range.lowerBound, max: range.upperBound, step: step,
                         defaultValue: .number(value), unit: unit, choices: [], doc: doc)
+    }
+
+    /// The same row, its value picked from the photo while the cell leaves it out.
+    func chosenFromPhoto() -> EffectParameter {
+        var copy = self
+        copy.fromPhoto = true
+        return copy
     }
 
     /// One of a few named options.
@@ -131,7 +141,7 @@ public struct EffectDescription: Sendable, Equatable, Encodable {
 
     enum CodingKeys: String, CodingKey { case id, title, summary, output, animated, inputs, parameters }
     enum InputKeys: String, CodingKey { case name, kind, optional }
-    enum ParameterKeys: String, CodingKey { case name, label, type, min, max, step, `default`, unit, choices, doc }
+    enum ParameterKeys: String, CodingKey { case name, label, type, min, max, step, `default`, unit, choices, doc, fromPhoto }
 
     /// The JSON shape of `docs/protocol.md` (`effects` request).
     public func encode(to encoder: any Encoder) throws {
@@ -158,6 +168,7 @@ public struct EffectDescription: Sendable, Equatable, Encodable {
             try e.encodeIfPresent(p.max, forKey: .max)
             try e.encodeIfPresent(p.step, forKey: .step)
             try e.encode(p.defaultValue, forKey: .default)
+            if p.fromPhoto { try e.encode(true, forKey: .fromPhoto) }
             try e.encode(p.unit, forKey: .unit)
             if !p.choices.isEmpty { try e.encode(p.choices, forKey: .choices) }
             try e.encode(p.doc, forKey: .doc)

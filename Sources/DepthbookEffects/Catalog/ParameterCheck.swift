@@ -3,9 +3,13 @@
 public enum ParameterCheck {
     /// Checks `params` (a partial change or a cell's whole set) against effect `id`'s table: every name known,
     /// every value of its type and in its range. Throws the error naming the parameter and what it accepts.
-    public static func check(_ params: [String: ParameterValue], effect id: String) throws(EffectError) {
+    /// `unset` names parameters to leave out again; each must exist.
+    public static func check(_ params: [String: ParameterValue], unset: [String] = [], effect id: String) throws(EffectError) {
         guard let effect = EffectCatalog.effect(id) else { throw .unknownEffect(id) }
         let description = effect.description
+        for name in unset.sorted() where description.parameter(name) == nil {
+            throw .unknownParameter(effect: id, name: name)
+        }
         for name in params.keys.sorted() {
             guard let row = description.parameter(name) else { throw .unknownParameter(effect: id, name: name) }
             _ = try row.validate(params[name]!, effect: id)

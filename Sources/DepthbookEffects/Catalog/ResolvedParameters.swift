@@ -3,6 +3,8 @@
 public struct ResolvedParameters: Sendable, Equatable, Hashable {
     public let effect: String
     public let values: [String: ParameterValue]
+    /// The names the cell set itself (the others hold defaults).
+    public let given: Set<String>
 
     public init(_ given: [String: ParameterValue], for description: EffectDescription) throws(EffectError) {
         for name in given.keys.sorted() where description.parameter(name) == nil {
@@ -14,9 +16,13 @@ public struct ResolvedParameters: Sendable, Equatable, Hashable {
         }
         self.effect = description.id
         self.values = values
+        self.given = Set(given.keys)
     }
 
     public func number(_ name: String) -> Double { values[name]?.number ?? 0 }
+
+    /// Whether the cell set `name` itself rather than leaving it to the default (or to the photo).
+    public func isGiven(_ name: String) -> Bool { given.contains(name) }
 
     public func int(_ name: String) -> Int { Int(number(name).rounded()) }
 

@@ -11,7 +11,9 @@ struct TapBlendMaskEffect: Effect {
         output: .plane, inputs: [EffectInput("disparity", .plane)], parameters: parameters)
 
     static let parameters: [EffectParameter] = [
-        .point("point", "Tap", default: (0.5, 0.5), doc: "Where the user tapped (normalised image coordinates): the threshold is read there."),
+        EffectParameter.point("point", "Tap", default: (0.5, 0.5),
+                              doc: "Where the user tapped (normalised image coordinates): the threshold is read there. Until tapped, the face or the subject.")
+            .chosenFromPhoto(),
         .number("tapSize", "Tap area", 0...50, default: 4, step: 1, unit: "px",
                 doc: "Half-size of the square read around the tap, in depth-map pixels."),
         .number("width", "Ramp width", 0...1, default: 0.1, step: 0.01,
@@ -19,9 +21,10 @@ struct TapBlendMaskEffect: Effect {
     ]
 
     /// The mask node at the image's size and the threshold in disparity units.
-    static func mask(_ disparity: Node, _ p: ResolvedParameters, _ c: EffectContext) throws -> (Node, Double) {
+    static func mask(_ disparity: Node, _ p: ResolvedParameters, _ c: EffectContext) throws -> (Node, Double, (x: Double, y: Double)?) {
         let range = try DepthSupport.range(disparity, c, effect: description.id)
-        let point = p.point("point") ?? (0.5, 0.5)
+        let chosen = p.isGiven("point") ? nil : try SubjectCut.subjectPoint(c)
+        let point = chosen ?? p.point("point") ?? (0.5, 0.5)
         guard let tapped = AreaMinMax.around(try c.native(disparity), x: point.x, y: point.y, radius: p.int("tapSize")) else {
             throw EffectError.badInput(effect: description.id, message: "the tapped area holds only holes; tap somewhere else")
         }
@@ -30,13 +33,19 @@ struct TapBlendMaskEffect: Effect {
         var mask = try disparity.applying(DisparityRamp(threshold: min(1, max(0, threshold)), width: p.number("width"),
                                                         low: Double(range.lowerBound), high: Double(range.upperBound)))
         mask = try Primitives.resample(mask, to: PixelSize(width: c.photo.width, height: c.photo.height), .bilinear)
-        return (mask, Double(tapped.upperBound))
+        return (mask, Double(tapped.upperBound), chosen)
+    }
+
+    /// The tap the effect picked from the photo, for the page's control.
+    static func chosen(_ point: (x: Double, y: Double)?) -> [String: ParameterValue] {
+        guard let point else { return [:] }
+        return ["point": .point(x: point.x, y: point.y)]
     }
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let disparity = try DepthSupport.disparity(try inputs.built("disparity"), c, effect: description.id)
-        let (mask, cut) = try mask(disparity, p, c)
-        return BuiltNode(mask, role: .mask, marker: cut)
+        let (mask, cut, point) = try mask(disparity, p, c)
+        return BuiltNode(mask, role: .mask, marker: cut, chosen: chosen(point))
     }
 }
 
@@ -59,7 +68,7 @@ struct BackgroundEffect: Effect {
         let image = try inputs.node("image")
         let disparity = try DepthSupport.disparity(try inputs.built("disparity"), c, effect: description.id)
         let maskParameters = try ResolvedParameters(p.subset(TapBlendMaskEffect.description), for: TapBlendMaskEffect.description)
-        let (mask, cut) = try TapBlendMaskEffect.mask(disparity, maskParameters, c)
+        let (mask, cut, point) = try TapBlendMaskEffect.mask(disparity, maskParameters, c)
         let amount = c.nativePixels(p.number("amount"), for: image)
         let background: Node
         switch p.choice("filter") {
@@ -68,7 +77,8 @@ struct BackgroundEffect: Effect {
         case "motionBlur": background = try image.applying(MotionBlur(radius: min(200, amount), angle: p.number("angle")))
         default: background = try Primitives.colorControls(image, saturation: 0, contrast: 1, brightness: 0)
         }
-        return BuiltNode(try Primitives.blend(image, background, mask: mask), role: .image, marker: cut)
+        return BuiltNode(try Primitives.blend(image, background, mask: mask), role: .image, marker: cut,
+                         chosen: TapBlendMaskEffect.chosen(point))
     }
 }
 

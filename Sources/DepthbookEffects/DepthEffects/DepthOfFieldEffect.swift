@@ -14,7 +14,7 @@ struct DepthOfFieldEffect: Effect {
             .number("aperture", "Aperture", 1.4...22, default: 2.8, step: 0.1, unit: "f/",
                     doc: "Simulated f-number: f/1.4 is the shallowest focus, f/22 the deepest."),
             .choice("focus", "Focus on", ["auto", "point", "rect", "everything"], default: "auto",
-                    doc: "auto: the photo's faces (XMP regions), else the point; rect: the rectangle around the point; everything: no blur."),
+                    doc: "auto: the photo's faces (XMP regions), else the point you chose, else the subject found from depth; rect: the rectangle around the point; everything: no blur."),
             .point("point", "Focus point", default: (0.5, 0.5), doc: "Where to focus (normalised image coordinates)."),
             .number("rectSize", "Focus rect", 0.01...1, default: 0.08, step: 0.01,
                     doc: "Side of the focus rectangle around the point, as a fraction of the image width."),
@@ -32,7 +32,9 @@ struct DepthOfFieldEffect: Effect {
             guard span > 0 else { return 0...1 }
             return Double(r.lowerBound - range.lowerBound) / span...Double(r.upperBound - range.lowerBound) / span
         }
-        let point = p.point("point") ?? (0.5, 0.5)
+        // Auto focus without faces and without a chosen point: on the subject found from depth.
+        let subject = p.choice("focus") == "auto" && !p.isGiven("point") ? (try? SubjectCut.subjectPoint(c)) ?? nil : nil
+        let point = subject ?? p.point("point") ?? (0.5, 0.5)
         let side = p.number("rectSize")
         let aspect = Double(c.photo.width) / Double(max(1, c.photo.height))
         switch p.choice("focus") {

@@ -22,27 +22,46 @@ struct ResizeEffect: Effect {
     }
 }
 
-/// Everything at or above the percentile becomes 1, the rest 0 (near = high disparity).
+/// The nearest part of the plane becomes 1, the rest 0: the cut keeps `percentile` per cent of the valid
+/// samples (the near side: high disparity, or low metric depth). Higher keeps more, as the 2018 demo's slider
+/// does ("the higher it is the less aggressive I am on clipping the foreground"). Left out of the cell, the
+/// cut is found from the photo (`SubjectCut`) and reported as the slider's value.
 struct ThresholdEffect: Effect {
     static let description = EffectDescription(
         id: "threshold", title: "Threshold at a percentile",
         summary: "Cut the plane at a percentile of its histogram: the nearer side becomes 1, the rest 0.",
         output: .plane, inputs: [EffectInput("input", .plane)],
         parameters: [
-            .number("percentile", "Percentile", 0...100, default: 60, step: 0.5, unit: "%",
-                    doc: "The cut: higher keeps less (only the nearest part of the scene)."),
+            EffectParameter.number("percentile", "Percentile", 0...100, default: 40, step: 0.5, unit: "%",
+                                   doc: "How much of the depth map counts as near: higher keeps more. Until moved, the valley between subject and background.")
+                .chosenFromPhoto(),
         ])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let input = try inputs.built("input")
         let isDepth = input.role == .depth(.depth)
-        // For metric depth, near is small: cut at the mirrored percentile and keep what lies below.
-        let percentile = isDepth ? 100 - p.number("percentile") : p.number("percentile")
-        guard let cut = try c.percentile(input.node, percentile) else {
+        // The cut is found on disparity (near is high) whatever the input, then mapped back for metric depth.
+        let disparity = isDepth ? try Primitives.photo(c, .disparity) : input.node
+        let buffer = try c.native(disparity)
+        let sorted = c.statistics.sortedValid(disparity.key, buffer)
+        guard !sorted.isEmpty else {
+            throw EffectError.badInput(effect: description.id, message: "the plane has no valid values to threshold")
+        }
+        let kept: Double
+        var chosen: [String: ParameterValue] = [:]
+        if p.isGiven("percentile") {
+            kept = p.number("percentile")
+        } else {
+            let face = try SubjectCut.faceDisparity(c)
+            let cut = SubjectCut.disparity(sortedValid: sorted, face: face) ?? Double(sorted[0])
+            kept = (SubjectCut.keptPercent(sortedValid: sorted, cut: cut) * 2).rounded() / 2
+            chosen["percentile"] = .number(kept)
+        }
+        guard let cut = try c.percentile(input.node, isDepth ? kept : 100 - kept) else {
             throw EffectError.badInput(effect: description.id, message: "the plane has no valid values to threshold")
         }
         let node = try Primitives.threshold(input.node, cut, keepBelow: isDepth)
-        return BuiltNode(node, role: .mask, marker: cut)
+        return BuiltNode(node, role: .mask, marker: cut, chosen: chosen)
     }
 }
 
@@ -113,14 +132,13 @@ struct DepthThresholdEffect: Effect {
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let cut = try ThresholdEffect.build(inputs.renamed(["input": "disparity"]),
-                                            try ResolvedParameters(["percentile": .number(p.number("percentile"))],
-                                                                   for: ThresholdEffect.description), c)
+                                            try ResolvedParameters(p.subset(ThresholdEffect.description), for: ThresholdEffect.description), c)
         // Threshold and closing work at the depth map's resolution; the mask is then brought to the image's size
         // (bilinear) and feathered there, so the feather is smooth at any render size.
         let closed = try Primitives.closing(cut.node, radius: c.nativePixels(p.number("closing"), for: cut.node))
         let resized = try Primitives.resample(closed, to: PixelSize(width: c.photo.width, height: c.photo.height), .bilinear)
         let feathered = try Primitives.feather(resized, sigma: c.nativePixels(p.number("feather"), for: resized))
-        return BuiltNode(feathered, role: .mask, marker: cut.marker)
+        return BuiltNode(feathered, role: .mask, marker: cut.marker, chosen: cut.chosen)
     }
 }
 

@@ -22,7 +22,8 @@ struct DepthThresholdNoirEffect: Effect {
         foreground = try Primitives.exposure(foreground, ev: p.number("exposure"))
         foreground = try Primitives.colorControls(foreground, saturation: p.number("saturation"), contrast: p.number("contrast"), brightness: 0)
         let background = try Primitives.exposure(image, ev: p.number("background"))
-        return BuiltNode(try Primitives.blend(foreground, background, mask: mask.node), role: .image, marker: mask.marker)
+        return BuiltNode(try Primitives.blend(foreground, background, mask: mask.node), role: .image, marker: mask.marker,
+                         chosen: mask.chosen)
     }
 }
 
@@ -54,6 +55,6 @@ struct MatteSeparationEffect: Effect {
 extension ResolvedParameters {
     /// The values whose names appear in `description` (to build an effect from a bigger one's parameters).
     func subset(_ description: EffectDescription) -> [String: ParameterValue] {
-        values.filter { name, _ in description.parameter(name) != nil }
+        values.filter { name, _ in given.contains(name) && description.parameter(name) != nil }
     }
 }

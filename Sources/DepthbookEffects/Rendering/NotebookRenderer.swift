@@ -45,7 +45,8 @@ public final class NotebookRenderer: Sendable {
             var image = try evaluator.renderBytes(display, target)
             if image.channels == 1 { image = Self.grey(image) }
             return RenderedCell(image: image, cacheHits: evaluator.context.cacheHits,
-                                cacheMisses: evaluator.context.cacheMisses, kind: kind)
+                                cacheMisses: evaluator.context.cacheMisses, kind: kind,
+                                chosen: built.chosen, notes: builder.notes.sorted())
         } catch let error as RenderError {
             throw EffectError(error)
         }

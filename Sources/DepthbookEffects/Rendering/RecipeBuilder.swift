@@ -7,6 +7,8 @@ struct RecipeBuilder {
     let notebook: Notebook
     let context: EffectContext
     private var built: [String: BuiltNode] = [:]
+    /// What the page should tell the user about how this photo was handled (a matte stood in for, ...).
+    private(set) var notes: Set<String> = []
 
     init(notebook: Notebook, context: EffectContext) throws(EffectError) {
         do { try notebook.validate() } catch { throw .badRequest("\(error)") }
@@ -46,7 +48,14 @@ struct RecipeBuilder {
                 if input.optional { continue }
                 throw EffectError.badInput(effect: d.id, message: "input \"\(input.name)\" is not connected")
             }
-            let node = try build(reference)
+            let node: BuiltNode
+            do {
+                node = try build(reference)
+            } catch EffectError.missingPlane(let plane) where input.optional {
+                // An optional input bound to a plane this photo lacks is left out, not a failure.
+                notes.insert("This photo has no \(plane); cells that can do without it render without it.")
+                continue
+            }
             let kind: EffectInput.Kind = node.node.kind == .image ? .image : .plane
             guard kind == input.kind else {
                 throw EffectError.badInput(effect: d.id, message: "input \"\(input.name)\" needs \(input.kind == .image ? "an image" : "a plane (depth, matte or mask)"), but \"\(reference)\" is \(kind == .image ? "an image" : "a plane")")
@@ -66,7 +75,7 @@ struct RecipeBuilder {
         }
     }
 
-    private func plane(_ reference: String) throws -> BuiltNode {
+    private mutating func plane(_ reference: String) throws -> BuiltNode {
         let name = reference == "photo" ? "image" : String(reference.dropFirst("photo.".count))
         let photo = context.photo
         switch name {
@@ -80,6 +89,11 @@ struct RecipeBuilder {
             guard let kind = MatteKind(rawValue: name) else {
                 throw EffectError.badRequest("\"\(reference)\" is not a photo plane (photo.image, photo.disparity, photo.depth, "
                     + MatteKind.allCases.map { "photo.\($0.rawValue)" }.joined(separator: ", ") + ")")
+            }
+            if photo.matte(kind) == nil, kind == .portraitEffectsMatte, photo.depth != nil {
+                // The person effects need only a subject mask: without the matte, one from depth stands in.
+                notes.insert(SubjectCut.note)
+                return BuiltNode(try SubjectCut.subjectMask(context), role: .mask)
             }
             guard photo.matte(kind) != nil else { throw EffectError.missingPlane(reference) }
             return BuiltNode(try Primitives.photo(context, .matte(kind)), role: .mask)

@@ -42,6 +42,10 @@ public struct RenderedCell: Sendable {
     public var cacheHits: Int
     public var cacheMisses: Int
     public var kind: Kind
+    /// Parameters of the cell that were picked from the photo because the cell left them out (name → value).
+    public var chosen: [String: ParameterValue] = [:]
+    /// What the user should be told about how the photo was handled on the way (sorted, deduplicated).
+    public var notes: [String] = []
 }
 
 /// A histogram the page draws: counts over min...max, the threshold's position (for threshold cells), and

@@ -1,3 +1,4 @@
+import DepthbookEffects
 import Foundation
 
 /// What a binary frame carries before its JPEG bytes (see "Binary frames" in `docs/protocol.md`).
@@ -13,6 +14,10 @@ public struct FrameHeader: Sendable, Equatable, Codable {
     public var renderMs: Double
     public var cacheHits: Int
     public var cacheMisses: Int
+    /// Values picked from the photo for parameters the cell leaves out (absent when none).
+    public var chosen: [String: ParameterValue]?
+    /// Notes about how the photo was handled, e.g. a subject mask from depth standing in for a missing matte.
+    public var notes: [String]?
 
     public init(cell: String, seq: Int, kind: Kind, width: Int, height: Int, coarse: Bool, renderMs: Double,
                 cacheHits: Int, cacheMisses: Int) {

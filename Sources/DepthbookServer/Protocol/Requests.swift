@@ -57,6 +57,8 @@ public enum StudioRequest: Sendable, Equatable {
     public struct SetParams: Sendable, Equatable, Decodable {
         public var cell: String
         public var params: [String: ParameterValue]
+        /// Parameters to leave out again (the effect's default, or the value it picks from the photo).
+        public var unset: [String]?
         public var seq: Int
         public var interactive: Bool?
     }
@@ -154,7 +156,7 @@ public enum RequestDecoder {
         case "setParams":
             let set = try decoder.decode(StudioRequest.SetParams.self, from: data)
             try checkSeq(set.seq)
-            guard set.params.count <= limits.notebook.maxParamsPerCell else {
+            guard set.params.count + (set.unset?.count ?? 0) <= limits.notebook.maxParamsPerCell else {
                 throw ProtocolError.badRequest("setParams carries at most \(limits.notebook.maxParamsPerCell) parameters")
             }
             return .setParams(set)

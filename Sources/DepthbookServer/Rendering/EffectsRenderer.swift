@@ -28,8 +28,11 @@ final class EffectsRenderer: PhotoRenderer {
         }
         let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: request, isCancelled: isCancelled)
         let jpeg = try JPEGEncoder.encode(rendered.image, quality: Self.previewQuality, threads: RenderContext.defaultThreads)
-        return RenderedFrame(jpeg: jpeg, width: rendered.image.width, height: rendered.image.height,
-                             cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)
+        var frame = RenderedFrame(jpeg: jpeg, width: rendered.image.width, height: rendered.image.height,
+                                  cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)
+        frame.chosen = rendered.chosen
+        frame.notes = rendered.notes
+        return frame
     }
 
     func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply {

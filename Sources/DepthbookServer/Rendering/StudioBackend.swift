@@ -8,6 +8,9 @@ public struct RenderedFrame: Sendable {
     public var height: Int
     public var cacheHits: Int
     public var cacheMisses: Int
+    /// Parameter values picked from the photo for what the cell left out, and notes about the photo.
+    public var chosen: [String: ParameterValue] = [:]
+    public var notes: [String] = []
 
     public init(jpeg: [UInt8], width: Int, height: Int, cacheHits: Int, cacheMisses: Int) {
         self.jpeg = jpeg

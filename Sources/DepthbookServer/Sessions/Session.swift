@@ -202,10 +202,12 @@ public final class Session: Sendable {
                                                    isCancelled: { flag.isCancelled })
                 let elapsed = ContinuousClock.now - started
                 let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-                let header = FrameHeader(cell: job.request.slot.cell, seq: job.request.seq, kind: job.request.slot.kind,
+                var header = FrameHeader(cell: job.request.slot.cell, seq: job.request.seq, kind: job.request.slot.kind,
                                          width: rendered.width, height: rendered.height, coarse: job.coarse,
                                          renderMs: (ms * 100).rounded() / 100,
                                          cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)
+                header.chosen = rendered.chosen.isEmpty ? nil : rendered.chosen
+                header.notes = rendered.notes.isEmpty ? nil : rendered.notes
                 complete(job, outcome: .rendered, frame: BinaryFrame.encode(header: header, jpeg: rendered.jpeg))
             } catch {
                 complete(job, outcome: flag.isCancelled ? .cancelled : .failed(Self.message(for: error)), frame: nil)

@@ -221,13 +221,15 @@ public final class Studio: Sendable {
                 throw ProtocolError.badRequest("cell \"\(set.cell)\" is a \(notebook.cells[index].kindName) cell; only step cells have parameters")
             }
             // Refused before anything is merged: the notebook keeps its last good values.
+            let unset = set.unset ?? []
             do {
-                try ParameterCheck.check(set.params, effect: notebook.cells[index].effect ?? "")
+                try ParameterCheck.check(set.params, unset: unset, effect: notebook.cells[index].effect ?? "")
             } catch {
                 throw ProtocolError.badRequest("cell \"\(set.cell)\": \(error)")
             }
             var params = notebook.cells[index].params ?? [:]
             params.merge(set.params) { _, new in new }
+            for name in unset where set.params[name] == nil { params[name] = nil }
             if notebook.cells[index].params != params {
                 notebook.cells[index].params = params
                 s.shared = nil

@@ -1,0 +1,103 @@
+import DepthbookCodecs
+import DepthbookEngine
+import DepthbookTestSupport
+import Foundation
+import Testing
+@testable import DepthbookEffects
+
+/// The bundled notebooks' defaults on real phone photos: the depth threshold's cut found from the photo keeps
+/// the face, and the person effects work on photos that carry no portrait matte.
+@Suite(.timeLimit(.minutes(5)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+struct RealPhotoDefaultsTests {
+    typealias S = EffectTestSupport
+
+    static func notebook(_ name: String) throws -> Notebook {
+        try #require(try S.bundledNotebooks().first { $0.name == name })
+    }
+
+    /// Σ(a·b) / Σa over two planes rendered at the same size.
+    static func share(_ a: PixelBuffer, insideOf b: PixelBuffer) -> Double {
+        var both = 0.0, all = 0.0
+        for (x, y) in zip(a.samples, b.samples) where !x.isNaN && !y.isNaN {
+            both += Double(x * y)
+            all += Double(x)
+        }
+        return all > 0 ? both / all : 0
+    }
+
+    /// On the TrueDepth selfies, the depth-threshold notebook's closed mask, left at its defaults, holds the
+    /// skin (at least 95 % of the skin matte, where the file has one) and little else (at most 15 % of the mask
+    /// outside the portrait matte), and the slider's reported value is the share of the depth map it keeps.
+    @Test(arguments: ["fidmaa-portrait-analyser__heic_depth_data.heic", "fidmaa-portrait-analyser__jpeg_depth_data.jpg"])
+    func depthThresholdDefaultsKeepTheFace(file: String) throws {
+        let photo = try PhotoReader.read(contentsOf: SharedPhotos.path(file))
+        let notebook = try Self.notebook("depth-threshold")
+        #expect(notebook.cell("mask")?.params?["percentile"] == nil, "the notebook leaves the cut to the photo")
+        let width = 480
+        let mask = try S.floats(photo, notebook, "closed", width: width)
+        let matte = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: width)
+        let outside = 1 - Self.share(mask, insideOf: matte)
+        #expect(outside <= 0.15, "\(file): \(outside * 100) % of the mask lies outside the portrait matte")
+        #expect(Self.share(matte, insideOf: mask) >= 0.95, "\(file): the mask misses the subject")
+        if photo.matte(.skin) != nil {
+            let skin = try S.floats(photo, notebook, "photo.skin", width: width)
+            let kept = Self.share(skin, insideOf: mask)
+            #expect(kept >= 0.95, "\(file): only \(kept * 100) % of the skin is inside the mask")
+        }
+        let rendered = try NotebookRenderer(photo: photo).render(notebook: notebook, cell: "mask", request: CellRenderRequest(width: 64))
+        let chosen = try #require(rendered.chosen["percentile"]?.number)
+        let disparity = try #require(photo.depth).map.samples.filter { !$0.isNaN }
+        let histogram = try NotebookRenderer(photo: photo).histogram(notebook: notebook, reference: "mask", bins: 8)
+        let cut = try #require(histogram.marker)
+        let keptShare = Double(disparity.filter { Double($0) >= cut }.count) / Double(disparity.count) * 100
+        #expect(abs(chosen - keptShare) <= 0.5, "the slider shows the share the cut keeps")
+    }
+
+    /// Big Head, Marching and depth of field on the pug (rear camera, no portrait matte): every cell renders,
+    /// through a subject mask from depth, and the render says so.
+    @Test func personEffectsWithoutAPortraitMatte() throws {
+        let photo = try PhotoReader.read(contentsOf: SharedPhotos.path("pillow_heif__pug.heic"))
+        #expect(photo.matte(.portraitEffectsMatte) == nil)
+        let renderer = NotebookRenderer(photo: photo)
+        for name in ["big-head", "marching", "depth-of-field", "backdrop", "depth-threshold", "darken", "blend-mask", "dolly-zoom"] {
+            let notebook = try Self.notebook(name)
+            for cell in notebook.cells where cell.kind == .step || cell.kind == .view {
+                let rendered = try renderer.render(notebook: notebook, cell: cell.id, request: CellRenderRequest(width: 96))
+                #expect(rendered.image.width == 96, "\(name)/\(cell.id)")
+                let usesMatte = RealPhotoNotebookTests.planes(cell.id, in: notebook).contains("photo.portraitEffectsMatte")
+                #expect(rendered.notes.contains(SubjectCut.note) == usesMatte, "\(name)/\(cell.id): \(rendered.notes)")
+            }
+        }
+        // The stand-in is the pug, not the wall: the nearer side of the frame's bottom half, little of its top.
+        let subject = try S.floats(photo, try Self.notebook("big-head"), "matte", width: 128)
+        let rows = subject.height
+        func mean(_ range: Range<Int>) -> Double {
+            var sum = 0.0
+            for y in range { for x in 0..<subject.width { sum += Double(subject.samples[y * subject.width + x]) } }
+            return sum / Double(range.count * subject.width)
+        }
+        #expect(mean(0..<rows / 3) < 0.05, "the wall above the pug is background")
+        #expect(mean(rows * 2 / 3..<rows) > 0.4, "the pug and the cushion below are the subject")
+    }
+
+    /// An optional input bound to a plane the photo lacks is dropped, not a failure: depth of field's matte on
+    /// a photo with depth from a separate map and no matte falls back; without any depth the cell says what
+    /// to do.
+    @Test func aMissingOptionalPlaneIsDroppedAndNoDepthSaysWhatToDo() throws {
+        let flowers = try PhotoReader.read(contentsOf: SharedPhotos.path("depthy__flowers-image.jpg"))
+        #expect(flowers.depth == nil)
+        let notebook = try Self.notebook("depth-of-field")
+        do {
+            _ = try NotebookRenderer(photo: flowers).render(notebook: notebook, cell: "portrait", request: CellRenderRequest(width: 64))
+            Issue.record("rendered depth of field without depth")
+        } catch let error as EffectError {
+            #expect(error.description.contains("depth map"), "\(error)")
+        }
+        let withSkin = S.notebook([S.step("dof", "depthOfField", ["image": "photo", "disparity": "photo.disparity", "matte": "photo.skin"],
+                                          ["aperture": .number(2.8)])])
+        let pug = try PhotoReader.read(contentsOf: SharedPhotos.path("pillow_heif__pug.heic"))
+        let rendered = try NotebookRenderer(photo: pug).render(notebook: withSkin, cell: "dof", request: CellRenderRequest(width: 64))
+        #expect(rendered.image.width == 64)
+        #expect(rendered.notes.contains { $0.contains("photo.skin") })
+    }
+}
