@@ -150,7 +150,7 @@ def saved_notebook(server) -> str:
     editor = BearerClient(server, TOKEN)
     assert editor.ok("hello", protocol=1)["access"] == "full"
     notebook = editor.ok("openNotebook", name="depth-threshold", timeout=120)["notebook"]
-    cell = next(c["id"] for c in notebook["cells"] if "percentile" in (c.get("params") or {}))
+    cell = next(c["id"] for c in notebook["cells"] if c.get("effect") == "threshold")
     editor.ok("setParams", cell=cell, params={"percentile": 41}, seq=1)
     saved = editor.ok("save")["shared"]
     editor.close()
@@ -163,7 +163,7 @@ def test_without_the_token_a_client_may_look_but_not_change(guarded):
     hello = reader.ok("hello", protocol=1)
     assert hello["access"] == "read"
     opened = reader.ok("openNotebook", shared=saved, timeout=120)
-    cell = next(c["id"] for c in opened["notebook"]["cells"] if "percentile" in (c.get("params") or {}))
+    cell = next(c["id"] for c in opened["notebook"]["cells"] if c.get("effect") == "threshold")
     assert opened["notebook"]["cells"][[c["id"] for c in opened["notebook"]["cells"]].index(cell)]["params"]["percentile"] == 41
     reader.ok("preview", cell=cell, width=256, seq=1)
     header, payload = reader.wait_frame(cell, 1)
