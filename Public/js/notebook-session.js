@@ -155,8 +155,7 @@ export class NotebookSession extends EventTarget {
         const name = target || this.bundled.find((notebook) => notebook.name === 'depth-threshold')?.name || this.bundled[0]?.name;
         if (!name) throw new Error('the server lists no notebooks');
         this.status(`Opening ${name}…`, 'busy');
-        this.latestFrames.clear();
-        this.photoNotes?.clear();
+        this.forgetPhotoState();
         const isBundled = this.bundled.some((notebook) => notebook.name === name);
         const result = await this.socket.request('openNotebook', isBundled ? { name } : { shared: name });
         this.adopt(result.notebook, result.photo, result.shared ?? (isBundled ? null : name), false);
@@ -168,8 +167,7 @@ export class NotebookSession extends EventTarget {
         if (stableStringify(local.photo) !== stableStringify(this.notebook.photo)) {
             const opened = await this.socket.request('openPhoto', { photo: local.photo });
             this.photo = opened.photo;
-            this.latestFrames.clear();
-            this.photoNotes?.clear();
+            this.forgetPhotoState();
         }
         this.shared = stored.shared ?? this.shared;
         await this.pushNotebook(local);
@@ -375,6 +373,12 @@ export class NotebookSession extends EventTarget {
         if (this.histogramsStale.has(key)) this.refreshHistogram(key);
     }
 
+    /** Frames and notes belong to a photo: a new photo (or notebook) starts without them. */
+    forgetPhotoState() {
+        this.latestFrames.clear();
+        this.photoNotes.clear();
+    }
+
     receiveFrame(frame) {
         const { header } = frame;
         const key = header.cell;
@@ -420,8 +424,7 @@ export class NotebookSession extends EventTarget {
             this.notebook = message.notebook;
             if (message.photo) {
                 this.photo = message.photo;
-                this.latestFrames.clear();
-                this.photoNotes?.clear();
+                this.forgetPhotoState();
             }
             this.dispatchEvent(new CustomEvent('notebook'));
             if (structureOf(this.notebook, this.photo) !== before) this.runAll();
@@ -474,8 +477,7 @@ export class NotebookSession extends EventTarget {
 
     async openPhoto(reference) {
         const result = await this.socket.request('openPhoto', { photo: reference });
-        this.latestFrames.clear();
-        this.photoNotes?.clear();
+        this.forgetPhotoState();
         this.photo = result.photo;
         this.notebook = { ...this.notebook, photo: reference };
         this.setEdited(true);

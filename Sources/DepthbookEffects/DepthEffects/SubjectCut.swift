@@ -78,14 +78,19 @@ extension SubjectCut {
         return DepthSupport.median(disparity, at: (face.x + face.width / 2, face.y + face.height / 2), radius: face.width / 4)
     }
 
+    /// The photo's disparity (node and native pixels) and its cut; nil without depth or valid samples.
+    static func photoCut(_ c: EffectContext) throws -> (plane: Node, buffer: PixelBuffer, cut: Double)? {
+        guard c.photo.depth != nil else { return nil }
+        let plane = try Primitives.photo(c, .disparity)
+        let buffer = try c.native(plane)
+        guard let cut = disparity(sortedValid: c.statistics.sortedValid(plane.key, buffer), face: try faceDisparity(c)) else { return nil }
+        return (plane, buffer, cut)
+    }
+
     /// A subject mask from depth alone, for photos without a portrait matte: everything nearer than the cut,
     /// closed (1.5 % of the width, bridging the map's small gaps) and feathered, at the depth map's size.
     static func subjectMask(_ c: EffectContext) throws -> Node {
-        let plane = try Primitives.photo(c, .disparity)
-        let sorted = c.statistics.sortedValid(plane.key, try c.native(plane))
-        guard let cut = SubjectCut.disparity(sortedValid: sorted, face: try faceDisparity(c)) else {
-            throw EffectError.missingPlane("photo.portraitEffectsMatte")
-        }
+        guard let (plane, _, cut) = try photoCut(c) else { throw EffectError.missingPlane("photo.portraitEffectsMatte") }
         let width = Double(c.photo.width)
         var mask = try Primitives.threshold(plane, cut, keepBelow: false)
         mask = try Primitives.closing(mask, radius: c.nativePixels(width * 0.015, for: mask))
@@ -96,10 +101,7 @@ extension SubjectCut {
     /// the middle of the near class (the point of it nearest to its centroid, so it never falls in a gap).
     static func subjectPoint(_ c: EffectContext) throws -> (x: Double, y: Double)? {
         if let face = DepthSupport.faces(c).first { return (face.x + face.width / 2, face.y + face.height / 2) }
-        guard c.photo.depth != nil else { return nil }
-        let plane = try Primitives.photo(c, .disparity)
-        let buffer = try c.native(plane)
-        guard let cut = SubjectCut.disparity(sortedValid: c.statistics.sortedValid(plane.key, buffer), face: nil) else { return nil }
+        guard let (_, buffer, cut) = try photoCut(c) else { return nil }
         let w = buffer.width, h = buffer.height
         var sumX = 0.0, sumY = 0.0, count = 0.0
         for y in 0..<h {

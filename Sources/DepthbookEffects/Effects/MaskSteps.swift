@@ -40,20 +40,18 @@ struct ThresholdEffect: Effect {
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let input = try inputs.built("input")
         let isDepth = input.role == .depth(.depth)
-        // The cut is found on disparity (near is high) whatever the input, then mapped back for metric depth.
-        let disparity = isDepth ? try Primitives.photo(c, .disparity) : input.node
-        let buffer = try c.native(disparity)
-        let sorted = c.statistics.sortedValid(disparity.key, buffer)
-        guard !sorted.isEmpty else {
-            throw EffectError.badInput(effect: description.id, message: "the plane has no valid values to threshold")
-        }
         let kept: Double
         var chosen: [String: ParameterValue] = [:]
         if p.isGiven("percentile") {
             kept = p.number("percentile")
         } else {
-            let face = try SubjectCut.faceDisparity(c)
-            let cut = SubjectCut.disparity(sortedValid: sorted, face: face) ?? Double(sorted[0])
+            // The cut is found on disparity (near is high) whatever the input; the share it keeps is the same
+            // for metric depth.
+            let disparity = isDepth ? try Primitives.photo(c, .disparity) : input.node
+            let sorted = c.statistics.sortedValid(disparity.key, try c.native(disparity))
+            guard let cut = SubjectCut.disparity(sortedValid: sorted, face: try SubjectCut.faceDisparity(c)) else {
+                throw EffectError.badInput(effect: description.id, message: "the plane has no valid values to threshold")
+            }
             kept = (SubjectCut.keptPercent(sortedValid: sorted, cut: cut) * 2).rounded() / 2
             chosen["percentile"] = .number(kept)
         }

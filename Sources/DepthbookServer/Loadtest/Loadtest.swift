@@ -224,12 +224,13 @@ struct DragSession {
             _ = try request("hello", ["protocol": .number(1)])
             let opened = try request("openNotebook", ["name": .string(options.notebook)])
             if let upload { _ = try request("openPhoto", ["photo": .object(["upload": .string(upload)])]) }
-            let cell = try Self.sliderCell(in: opened["notebook"])
+            let notebook = try Self.notebook(in: opened["notebook"])
+            let cell = try Self.sliderCell(in: notebook)
             shared.cell.withLock { $0 = cell }
             // Every cell with a picture is previewed, as the page shows them all; the last one reading the
             // slider's cell is what a person watches.
-            let previewed = Self.renderableCells(in: opened["notebook"])
-            let watched = Self.lastDependent(of: cell, in: opened["notebook"]) ?? cell
+            let previewed = notebook.cells.filter { [.photo, .view, .step].contains($0.kind) }.map(\.id)
+            let watched = NotebookGraph.dependents(of: cell, in: notebook).last ?? cell
             shared.finalCell.withLock { $0 = watched }
             result.finalCell = watched
             var seq = 1
@@ -295,33 +296,12 @@ struct DragSession {
         return result
     }
 
-    /// Cells the page shows a picture of: the photo, views and steps.
-    static func renderableCells(in notebook: JSONValue?) -> [String] {
-        guard case .object(let n) = notebook, case .array(let cells) = n["cells"] else { return [] }
-        return cells.compactMap { value in
-            guard case .object(let c) = value, case .string(let id) = c["id"], case .string(let kind) = c["kind"],
-                  ["photo", "view", "step"].contains(kind) else { return nil }
-            return id
+    /// The notebook an `openNotebook` reply carries, as the studio's own model.
+    static func notebook(in reply: JSONValue?) throws -> Notebook {
+        guard let reply, let notebook = try? JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(reply)) else {
+            throw WebSocketClient.Failure("openNotebook returned no notebook")
         }
-    }
-
-    /// The last cell (in notebook order) that reads `cell`, directly or through others.
-    static func lastDependent(of cell: String, in notebook: JSONValue?) -> String? {
-        guard case .object(let n) = notebook, case .array(let cells) = n["cells"] else { return nil }
-        var affected: Set<String> = [cell]
-        var last: String?
-        for case .object(let c) in cells {
-            guard case .string(let id) = c["id"], id != cell else { continue }
-            var references: [String] = []
-            if case .string(let input) = c["input"] { references.append(input) }
-            if case .object(let inputs) = c["inputs"] { references += inputs.values.compactMap { if case .string(let r) = $0 { r } else { nil } } }
-            let heads = references.map { String($0.split(separator: ".", maxSplits: 1).first ?? "") }
-            if heads.contains(where: affected.contains) {
-                affected.insert(id)
-                last = id
-            }
-        }
-        return last
+        return notebook
     }
 
     /// Waits until the watched cell shows the full frame answering the last change.
@@ -354,19 +334,13 @@ struct DragSession {
         result.finalMaxGap = zip(marks, marks.dropFirst()).map { ms($1 - $0) }.max() ?? 0
     }
 
-    /// The first step cell with a `percentile` parameter (the depth-threshold notebook's mask), else the first step.
-    static func sliderCell(in notebook: JSONValue?) throws -> String {
-        guard case .object(let n) = notebook, case .array(let cells) = n["cells"] else {
-            throw WebSocketClient.Failure("openNotebook returned no cells")
-        }
-        var firstStep: String?
-        for case .object(let c) in cells where c["kind"] == .string("step") {
-            guard case .string(let id) = c["id"] else { continue }
-            if firstStep == nil { firstStep = id }
-            if case .object(let params) = c["params"], params["percentile"] != nil { return id }
-        }
-        guard let firstStep else { throw WebSocketClient.Failure("the notebook has no step cell to drag") }
-        return firstStep
+    /// The depth-threshold notebook's mask (the first threshold step, or a step that sets `percentile`), else
+    /// the first step.
+    static func sliderCell(in notebook: Notebook) throws -> String {
+        let steps = notebook.cells.filter { $0.kind == .step }
+        let threshold = steps.first { $0.effect == "threshold" || $0.params?["percentile"] != nil }
+        guard let cell = threshold ?? steps.first else { throw WebSocketClient.Failure("the notebook has no step cell to drag") }
+        return cell.id
     }
 
     static func handle(_ message: WebSocketClient.Message, shared: Shared) {
