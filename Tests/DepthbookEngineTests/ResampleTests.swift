@@ -39,4 +39,19 @@ struct ResampleTests {
             #expect(!out[y * 4 + 3].isNaN && out[y * 4 + 3] >= 2 && out[y * 4 + 3] <= 4)
         }
     }
+
+    /// A flat area of a depth plane resampled by any ratio keeps its value exactly, so a threshold whose cut is
+    /// that value keeps all of it (a rounding either way made a grid of dropped rows and columns).
+    @Test(arguments: [(768, 4032), (768, 736), (576, 368), (7, 29)])
+    func flatDepthStaysExact(inW: Int, outW: Int) throws {
+        let level: Float = 0.8173828  // a half-float disparity level: not a short binary fraction
+        var samples = [Float](repeating: level, count: inW * 3)
+        samples[0] = .nan
+        let raster = Raster<Float>(width: inW, height: 3, channels: 1, samples: samples)
+        let node = try EngineFixtures.source(raster, hasHoles: true)
+        let out = try Evaluator().render(node, RenderTarget(size: PixelSize(width: outW, height: 7))).samples
+        let valid = out.filter { !$0.isNaN }
+        #expect(valid.count > out.count / 2)
+        #expect(valid.allSatisfy { $0 == level })
+    }
 }

@@ -61,17 +61,11 @@ struct Resampler {
                                 }
                                 for o in 0..<outW {
                                     for c in 0..<ch {
-                                        var acc: Float = 0, wsum: Float = 0
+                                        var sum = AnchoredSum()
                                         for k in 0..<hTaps {
-                                            let v = inRow[Int(hiP[o * hTaps + k]) * ch + c]
-                                            let w = hwP[o * hTaps + k]
-                                            if skipsNaN {
-                                                if v.isNaN || w == 0 { continue }
-                                                wsum += w
-                                            }
-                                            acc += w * v
+                                            sum.add(inRow[Int(hiP[o * hTaps + k]) * ch + c], weight: hwP[o * hTaps + k])
                                         }
-                                        outRow[o * ch + c] = skipsNaN ? (wsum > 0 ? acc / wsum : .nan) : acc
+                                        outRow[o * ch + c] = sum.value
                                     }
                                 }
                             }
@@ -91,15 +85,12 @@ struct Resampler {
                         let dst = o.pointer + y * rowLength
                         if skipsNaN {
                             for j in 0..<rowLength {
-                                var acc: Float = 0, wsum: Float = 0
+                                var sum = AnchoredSum()
                                 for k in 0..<vTaps {
-                                    let w = vertical.weights[y * vTaps + k]
-                                    let v = t[(Int(vertical.indices[y * vTaps + k]) - rows.y) * rowLength + j]
-                                    if v.isNaN || w == 0 { continue }
-                                    acc += w * v
-                                    wsum += w
+                                    sum.add(t[(Int(vertical.indices[y * vTaps + k]) - rows.y) * rowLength + j],
+                                            weight: vertical.weights[y * vTaps + k])
                                 }
-                                dst[j] = wsum > 0 ? acc / wsum : .nan
+                                dst[j] = sum.value
                             }
                         } else {
                             let w0 = vertical.weights[y * vTaps]
@@ -117,6 +108,26 @@ struct Resampler {
             }
         }
     }
+}
+
+/// A weighted mean of the taps that are not NaN, taken as differences from the first such tap: where every tap
+/// has the same value the mean is that value exactly, not a value one rounding away. (A threshold whose cut is
+/// a flat region's own value otherwise keeps some resampled pixels of it and drops others, in a grid.)
+struct AnchoredSum {
+    private var anchor: Float = .nan
+    private var acc: Float = 0
+    private var weights: Float = 0
+
+    @inline(__always)
+    mutating func add(_ v: Float, weight w: Float) {
+        if v.isNaN || w == 0 { return }
+        if anchor.isNaN { anchor = v }
+        acc += w * (v - anchor)
+        weights += w
+    }
+
+    /// NaN when every tap was.
+    var value: Float { weights > 0 ? anchor + acc / weights : .nan }
 }
 
 /// dst[i] = w · src[i].
