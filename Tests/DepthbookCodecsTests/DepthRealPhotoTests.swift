@@ -75,7 +75,7 @@ struct DepthRealPhotoTests {
         let darken = try Node(DarkenByDisparity(power: 0, low: lo, high: hi), [image, disparity])
         #expect(try Self.render(darken, width: 240).samples == reference)
         let k = try #require(photo.calibration)
-        let still = try Node(DollyZoom(dolly: 0, focalDepth: 1, focalLength: k.fx, cx: k.cx, cy: k.cy, stretch: false), [image, depth])
+        let still = try Node(DollyZoom(dolly: 0, focalDepth: 1, focalLength: k.fx, cx: k.cx, cy: k.cy), [image, depth])
         #expect(EngineFixtures.maxDifference(try Self.render(still, width: 240).samples, reference) < 1e-4)
         // A real blur changes the background but keeps the matte's subject.
         let matte = try Node(PhotoSource(photo: photo, plane: .matte(.portraitEffectsMatte), photoID: name))

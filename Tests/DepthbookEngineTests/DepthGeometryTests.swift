@@ -22,14 +22,15 @@ struct DepthGeometryTests {
     @Test(arguments: [false, true])
     func dollyDistanceZeroIsTheInput(_ stretch: Bool) throws {
         let (img, depth) = try sources()
-        let node = try Node(DollyZoom(dolly: 0, focalDepth: 1, focalLength: Self.focal, cx: 20, cy: 15, stretch: stretch), [img, depth])
+        let node = try Node(DollyZoom(dolly: 0, focalDepth: 1, focalLength: Self.focal, cx: 20, cy: 15,
+                                      stretchesEdges: stretch, stretchesUncovered: stretch), [img, depth])
         let out = try DepthScenes.render(node).samples
         #expect(EngineFixtures.maxDifference(out, Self.image.samples) < 1e-4)
     }
 
     @Test func dollyingInGrowsTheNearSquareAndKeepsTheFocalPlane() throws {
         let (img, depth) = try sources()
-        let zoom = try DollyZoom(dolly: 0.3, focalDepth: 1, focalLength: Self.focal, cx: 20, cy: 15, stretch: false)
+        let zoom = try DollyZoom(dolly: 0.3, focalDepth: 1, focalLength: Self.focal, cx: 20, cy: 15, stretchesUncovered: false)
         // s = Z(Zf − t)/(Zf(Z − t)) = 0.5·0.7/0.2 = 1.75 for the square; 1 on the focal plane.
         #expect(abs(zoom.radialScale(depth: 0.5) - 1.75) < 1e-12)
         #expect(abs(zoom.radialScale(depth: 1) - 1) < 1e-12)
@@ -56,16 +57,42 @@ struct DepthGeometryTests {
 
     @Test func movingInInBlackModeUncoversBlackBorders() throws {
         let (img, depth) = try sources()
-        let node = try Node(DollyZoom(dolly: 0, focalDepth: 0.5, focalLength: Self.focal, cx: 20, cy: 15, stretch: false), [img, depth])
+        let node = try Node(DollyZoom(dolly: 0, focalDepth: 0.5, focalLength: Self.focal, cx: 20, cy: 15, stretchesUncovered: false), [img, depth])
         #expect(try DepthScenes.render(node).samples.allSatisfy { $0.isFinite })
         // Focal plane on the square, camera moved in with a wider view: the farther background shrinks,
         // and the virtual camera sees past the photo's edges, left black.
-        let back = try Node(DollyZoom(dolly: 0.5, focalDepth: 0.5, focalLength: Self.focal, cx: 20, cy: 15, stretch: false), [img, depth])
+        let back = try Node(DollyZoom(dolly: 0.5, focalDepth: 0.5, focalLength: Self.focal, cx: 20, cy: 15, stretchesUncovered: false), [img, depth])
         let out = try DepthScenes.render(back).samples
         #expect(out[0] == 0 && out[1] == 0 && out[2] == 0)
-        let stretched = try Node(DollyZoom(dolly: 0.5, focalDepth: 0.5, focalLength: Self.focal, cx: 20, cy: 15, stretch: true), [img, depth])
+        let stretched = try Node(DollyZoom(dolly: 0.5, focalDepth: 0.5, focalLength: Self.focal, cx: 20, cy: 15, stretchesEdges: true), [img, depth])
         let filled = try DepthScenes.render(stretched).samples
         #expect(filled[1] > 0.05)
+    }
+
+    /// As in the talk: what the subject uncovers is stretched from its edge, never black, unless asked; the view
+    /// past the photo's edges is black unless asked to stretch. (Green is at least 0.1 everywhere in the image.)
+    @Test func uncoveredAreasAndFrameEdgesAreFilledApart() throws {
+        let (img, depth) = try sources()
+        let w = Self.w
+        func green(_ zoom: DollyZoom) throws -> [Float] {
+            let out = try DepthScenes.render(Node(zoom, [img, depth])).samples
+            return stride(from: 1, to: out.count, by: 3).map { out[$0] }
+        }
+        // Focal plane on the background, camera pulled back: the square (s = 0.5·1.9/1.4 ≈ 0.68) shrinks and
+        // uncovers a ring around it (columns 15 and 24 of the centre row); the frame stays where it was.
+        let pulled = try green(DollyZoom(dolly: -0.9, focalDepth: 1, focalLength: Self.focal, cx: 20, cy: 15))
+        #expect(pulled.allSatisfy { $0 > 0.05 })
+        let holes = try green(DollyZoom(dolly: -0.9, focalDepth: 1, focalLength: Self.focal, cx: 20, cy: 15,
+                                        stretchesUncovered: false))
+        #expect(holes[15 * w + 15] == 0 && holes[15 * w + 24] == 0)
+        #expect(holes[2 * w + 2] > 0.05)
+        // Focal plane on the square, camera moved in: the background shrinks and the corners see past the frame.
+        let inward = try green(DollyZoom(dolly: 0.5, focalDepth: 0.5, focalLength: Self.focal, cx: 20, cy: 15))
+        #expect(inward[0] == 0 && inward[w * Self.h - 1] == 0)
+        #expect(inward[15 * w + 20] > 0.05)
+        let skirted = try green(DollyZoom(dolly: 0.5, focalDepth: 0.5, focalLength: Self.focal, cx: 20, cy: 15,
+                                          stretchesEdges: true))
+        #expect(skirted.allSatisfy { $0 > 0.05 })
     }
 
     @Test func parallaxWithNoStepIsTheInputAndTheFocalPlaneStaysPut() throws {

@@ -1,8 +1,8 @@
 import DepthbookEngine
 
 /// Dolly zoom (2017): a triangle mesh over the photo displaced by depth, a virtual camera that dollies
-/// while its field of view keeps the tapped focal plane the same size, z-buffered; what the photo never saw
-/// is black or stretched.
+/// while its field of view keeps the tapped focal plane the same size, z-buffered. As in the talk, the view past
+/// the photo's edges is black and what the subject uncovers is stretched from its edge; either can be switched.
 struct DollyZoomEffect: Effect {
     static let description = EffectDescription(
         id: "dollyZoom", title: "Dolly zoom",
@@ -12,8 +12,10 @@ struct DollyZoomEffect: Effect {
             .number("dolly", "Dolly", -0.9...0.9, default: 0.3, step: 0.01,
                     doc: "Camera travel towards the scene as a fraction of the focal-plane distance (negative pulls back)."),
             .point("point", "Focal plane", default: (0.5, 0.5), doc: "Tap what should keep its size (normalised image coordinates)."),
-            .choice("uncovered", "Uncovered areas", ["black", "stretch"], default: "black",
-                    doc: "black: what the photo never saw stays black; stretch: smear the nearest pixels over it."),
+            .choice("edges", "Beyond the frame", ["black", "stretch"], default: "black",
+                    doc: "black: the view past the photo's edges stays black (the talk); stretch: the edge pixels are smeared outwards."),
+            .choice("uncovered", "Uncovered areas", ["stretch", "black"], default: "stretch",
+                    doc: "stretch: what the subject hid is smeared from its edge (the talk); black: left black."),
             .number("meshStep", "Mesh step", 1...8, default: 2, step: 1, unit: "px", doc: "Triangle size in output pixels."),
         ])
 
@@ -27,7 +29,8 @@ struct DollyZoomEffect: Effect {
         if p.number("dolly") == 0 { return BuiltNode(image, role: .image) }
         let k = DepthSupport.intrinsics(c)
         let zoom = try DollyZoom(dolly: p.number("dolly"), focalDepth: focal, focalLength: (k.fx + k.fy) / 2, cx: k.cx, cy: k.cy,
-                                 stretch: p.choice("uncovered") == "stretch", step: p.int("meshStep"))
+                                 stretchesEdges: p.choice("edges") == "stretch",
+                                 stretchesUncovered: p.choice("uncovered") == "stretch", step: p.int("meshStep"))
         return BuiltNode(try Node(zoom, [image, depth]), role: .image, marker: focal)
     }
 }

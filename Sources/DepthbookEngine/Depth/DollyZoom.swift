@@ -9,10 +9,10 @@
 /// The image is a triangle mesh over the picture (a vertex every `step` output pixels), displaced by that
 /// factor and drawn with a z-buffer on Z − t.
 ///
-/// Uncovered areas: `stretch` = 0 leaves them black (the virtual camera sees beyond the photo's edges, and
-/// triangles torn at depth discontinuities are dropped, so disoccluded areas are black too); `stretch` = 1
-/// keeps torn triangles (the foreground's edge smears onto what it uncovers, as in the talk's demo) and adds
-/// a skirt of far-out vertices that stretches the edge pixels outwards.
+/// What the photo never saw comes in two kinds, filled each its own way. Beyond the frame (the virtual camera
+/// sees past the photo's edges): black, as in the talk, or stretched by a skirt of far-out vertices that repeat
+/// the edge pixels. Uncovered by the subject (behind a foreground edge): stretched, as in the talk (triangles
+/// torn at the depth discontinuity are kept, so the edge smears over the gap), or black (torn triangles dropped).
 public struct DollyZoom: Filter {
     public static let info = FilterInfo(
         name: "dollyZoom", coreImageName: nil,
@@ -26,12 +26,14 @@ public struct DollyZoom: Filter {
                           doc: "Camera focal length in native image pixels (from the calibration's intrinsics)."),
             ParameterInfo("cx", label: "Principal point x", range: -1e6...1e6, default: 0, unit: "px", doc: "Native image pixels."),
             ParameterInfo("cy", label: "Principal point y", range: -1e6...1e6, default: 0, unit: "px", doc: "Native image pixels."),
-            ParameterInfo("stretch", label: "Stretch", range: 0...1, default: 0,
-                          doc: "0: uncovered areas black; 1: stretched from the nearest pixels."),
+            ParameterInfo("edges", label: "Beyond the frame", range: 0...1, default: 0,
+                          doc: "0: black past the photo's edges (the talk); 1: the edge pixels stretched outwards."),
+            ParameterInfo("uncovered", label: "Uncovered", range: 0...1, default: 1,
+                          doc: "0: black where the subject uncovers what it hid; 1: stretched from its edge (the talk)."),
             ParameterInfo("step", label: "Mesh step", range: 1...32, default: 2, unit: "px",
                           doc: "Mesh cell size in output pixels."),
             ParameterInfo("tear", label: "Tear ratio", range: 1...100, default: 1.1,
-                          doc: "Black mode only: a cell whose far/near depth ratio exceeds this is a discontinuity, left uncovered."),
+                          doc: "Uncovered black only: a cell whose far/near depth ratio exceeds this is a discontinuity, left uncovered."),
         ])
 
     public let dolly: Double
@@ -39,12 +41,15 @@ public struct DollyZoom: Filter {
     public let focalLength: Double
     public let cx: Double
     public let cy: Double
-    public let stretch: Bool
+    /// Past the photo's edges: the edge pixels stretched outwards (else black).
+    public let stretchesEdges: Bool
+    /// Where the subject uncovers what it hid: its edge stretched over the gap (else black).
+    public let stretchesUncovered: Bool
     public let step: Int
     public let tear: Double
 
     public init(dolly: Double, focalDepth: Double, focalLength: Double, cx: Double, cy: Double,
-                stretch: Bool, step: Int = 2, tear: Double = 1.1) throws {
+                stretchesEdges: Bool = false, stretchesUncovered: Bool = true, step: Int = 2, tear: Double = 1.1) throws {
         let i = Self.info
         try i.validate("dolly", dolly)
         try i.validate("focalDepth", focalDepth)
@@ -58,13 +63,14 @@ public struct DollyZoom: Filter {
         self.focalLength = focalLength
         self.cx = cx
         self.cy = cy
-        self.stretch = stretch
+        self.stretchesEdges = stretchesEdges
+        self.stretchesUncovered = stretchesUncovered
         self.step = step
         self.tear = tear
     }
 
     public var parameterKey: String {
-        "t=\(dolly),zf=\(focalDepth),f=\(focalLength),c=\(cx),\(cy),s=\(stretch),step=\(step),tear=\(tear)"
+        "t=\(dolly),zf=\(focalDepth),f=\(focalLength),c=\(cx),\(cy),edges=\(stretchesEdges),uncovered=\(stretchesUncovered),step=\(step),tear=\(tear)"
     }
 
     public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
@@ -93,7 +99,7 @@ public struct DollyZoom: Filter {
         }
         let depth = PixelBuffer(region: inputs[1].region, channels: 1,
                                 samples: DepthPlaneFill.filled(inputs[1].samples, with: far, positive: true))
-        let skirt: Float? = stretch ? Float(max(size.width, size.height)) : nil
+        let skirt: Float? = stretchesEdges ? Float(max(size.width, size.height)) : nil
         var mesh = WarpMesh(us: WarpMesh.stops(length: size.width, step: step, skirt: skirt),
                             vs: WarpMesh.stops(length: size.height, step: step, skirt: skirt))
         let zf = Float(focalDepth), t = Float(dolly * focalDepth)
@@ -117,7 +123,7 @@ public struct DollyZoom: Filter {
             mesh.u[k] = min(Float(size.width), max(0, u))
             mesh.v[k] = min(Float(size.height), max(0, v))
         }
-        if !stretch { markTears(&mesh, ratio: Float(tear)) }
+        if !stretchesUncovered { markTears(&mesh, ratio: Float(tear)) }
         try context.checkCancelled()
         let drawn = MeshRasterizer.draw(mesh, source: image, size: size, clampTexture: image.region, context: context)
         return drawn.buffer.cropped(to: request.region)
