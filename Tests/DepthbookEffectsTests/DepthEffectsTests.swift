@@ -58,6 +58,24 @@ struct DepthEffectsTests {
         }
     }
 
+    /// The 2017 capture talk's look: Noir behind, Fade in front. Fade by hand: saturation 0.7 about Rec.601
+    /// luma, then 0…1 mapped to 0.1…0.9; the wall is grey.
+    @Test func noirBackgroundBehindAFadedForeground() throws {
+        let face = try #require(try SampleLibrary.truth(id: "portrait").faceCenter)
+        let out = try Self.run("backgroundEffect", ["image": "photo", "disparity": "photo.disparity"],
+                               ["point": .point(x: face.x, y: face.y), "width": .number(0.05), "filter": .choice("noir"),
+                                "foreground": .choice("fade")])
+        let image = try Self.image()
+        let (f, w) = try Self.landmarks()
+        let rgb = (0..<3).map { image.samples[f * 3 + $0] }
+        let luma = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+        for c in 0..<3 {
+            let faded = 0.1 + 0.8 * (0.7 * rgb[c] + 0.3 * luma)
+            #expect(abs(out.samples[f * 3 + c] - faded) < 0.006)
+        }
+        #expect(abs(out.samples[w * 3] - out.samples[w * 3 + 1]) < 1e-4 && abs(out.samples[w * 3 + 1] - out.samples[w * 3 + 2]) < 1e-4)
+    }
+
     @Test func darkeningKeepsThePowerZeroPhotoAndDarkensTheWallMost() throws {
         let image = try Self.image()
         let none = try Self.run("darkenByDisparity", ["image": "photo", "disparity": "photo.disparity"], ["power": .number(0)])

@@ -49,16 +49,19 @@ struct TapBlendMaskEffect: Effect {
     }
 }
 
-/// The 2017 background effects: the tapped blend mask keeps the foreground as it is and gives the
-/// background any filter — desaturate, a flat white fog, hexagonal pixellate or motion blur.
+/// The 2017 background effects: the tapped blend mask gives the background a filter — desaturate, Noir, a flat
+/// white fog, hexagonal pixellate or motion blur — and keeps the foreground as it is or fades it (the 2017
+/// capture talk's Noir background behind a Fade foreground).
 struct BackgroundEffect: Effect {
     static let description = EffectDescription(
         id: "backgroundEffect", title: "Background effect",
         summary: "A filter on the background only, through the tapped blend mask (CIBlendWithMask).",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("disparity", .plane)],
         parameters: TapBlendMaskEffect.parameters + [
-            .choice("filter", "Background filter", ["desaturate", "fog", "hexagonalPixellate", "motionBlur"], default: "desaturate",
-                    doc: "What the background gets: grey, flat white fog, a honeycomb, or a streak of movement."),
+            .choice("filter", "Background filter", ["desaturate", "noir", "fog", "hexagonalPixellate", "motionBlur"], default: "desaturate",
+                    doc: "What the background gets: grey, Noir's contrasty black and white, flat white fog, a honeycomb, or a streak of movement."),
+            .choice("foreground", "Foreground", ["unchanged", "fade"], default: "unchanged",
+                    doc: "What the foreground gets: nothing, or Core Image's Fade (softer colour, lifted blacks)."),
             .number("amount", "Amount", 0...200, default: 40, step: 1, unit: "px",
                     doc: "Cell size of the honeycomb or half-length of the streak, full-resolution pixels."),
             .number("angle", "Streak angle", -180...180, default: 0, step: 1, unit: "°", doc: "Direction of the motion blur."),
@@ -72,12 +75,14 @@ struct BackgroundEffect: Effect {
         let amount = c.nativePixels(p.number("amount"), for: image)
         let background: Node
         switch p.choice("filter") {
+        case "noir": background = try Primitives.noir(image)
         case "fog": background = try Primitives.colorMatrix(image, [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])
         case "hexagonalPixellate": background = amount < 1 ? image : try image.applying(HexagonalPixellate(scale: min(1000, amount)))
         case "motionBlur": background = try image.applying(MotionBlur(radius: min(200, amount), angle: p.number("angle")))
         default: background = try Primitives.colorControls(image, saturation: 0, contrast: 1, brightness: 0)
         }
-        return BuiltNode(try Primitives.blend(image, background, mask: mask), role: .image, marker: cut,
+        let foreground = p.choice("foreground") == "fade" ? try image.applying(PhotoEffect(.fade)) : image
+        return BuiltNode(try Primitives.blend(foreground, background, mask: mask), role: .image, marker: cut,
                          chosen: TapBlendMaskEffect.chosen(point))
     }
 }

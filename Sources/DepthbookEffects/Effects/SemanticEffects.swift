@@ -11,7 +11,8 @@ struct MakeupEffect: Effect {
         output: .image, inputs: [EffectInput("image", .image), EffectInput("skin", .plane)],
         parameters: [
             .number("gamma", "Gamma", 0.1...3, default: 0.5, step: 0.05, doc: "Power applied to the maximum component (0.5 brightens, as in the talk)."),
-            .number("strength", "Strength", 0...1, default: 1, step: 0.01, doc: "How much of the made-up skin replaces the base."),
+            .number("strength", "Strength", 0...1, default: 0.35, step: 0.01,
+                    doc: "How much of the made-up skin replaces the base (1 is the talk's recipe: flat, bright grey skin)."),
         ])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
