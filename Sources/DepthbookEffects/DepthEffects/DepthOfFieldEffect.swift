@@ -18,8 +18,8 @@ struct DepthOfFieldEffect: Effect {
             .point("point", "Focus point", default: (0.5, 0.5), doc: "Where to focus (normalised image coordinates)."),
             .number("rectSize", "Focus rect", 0.01...1, default: 0.08, step: 0.01,
                     doc: "Side of the focus rectangle around the point, as a fraction of the image width."),
-            .number("maxBlur", "Largest blur", 0...400, default: 60, step: 1, unit: "px",
-                    doc: "Bokeh radius at f/1.4 for the farthest disparity from focus, full-resolution pixels."),
+            .number("maxBlur", "Largest blur", 0...10, default: 3, step: 0.1, unit: "% of width",
+                    doc: "Bokeh radius at f/1.4 for the farthest disparity from focus, as a share of the image's width (so a 12 MP photo and a small one look alike)."),
             .number("scaleFactor", "Scale factor", 0.125...1, default: 1, step: 0.125,
                     doc: "Render the blur on a copy this much smaller, then scale up (inputScaleFactor): faster previews."),
         ])
@@ -88,7 +88,7 @@ struct DepthOfFieldEffect: Effect {
         let full = image.extent
         let small = full.scaled(by: factor)
         let source = try Primitives.resample(image, to: small, .bilinear)
-        let radius = min(400, p.number("maxBlur") * Double(small.width) / Double(max(1, c.photo.width)))
+        let radius = min(400, p.number("maxBlur") / 100 * Double(small.width))
         let blur = try DepthBlur(aperture: p.number("aperture"), maxRadius: radius,
                                  focusNear: clampedFocus.lowerBound, focusFar: clampedFocus.upperBound,
                                  low: Double(range.lowerBound), high: Double(range.upperBound), subject: subject)
