@@ -29,7 +29,10 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
         public var fy: Double
         public var cx: Double
         public var cy: Double
+        /// Whether the calibration carries a lens distortion description at all.
         public var lensDistortion: Bool
+        /// The largest radial magnification it describes, in percent (0: a lens described as perfect).
+        public var lensDistortionPercent: Double?
     }
 
     public struct Face: Codable, Sendable, Equatable {
@@ -61,7 +64,8 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
         mattes = photo.mattes.isEmpty ? nil : photo.mattes.map { MatteFacts(kind: $0.kind.rawValue, width: $0.plane.width, height: $0.plane.height) }
         if let c = photo.calibration {
             calibration = Calibration(referenceWidth: c.referenceWidth, referenceHeight: c.referenceHeight, fx: c.fx, fy: c.fy,
-                                      cx: c.cx, cy: c.cy, lensDistortion: c.hasLensDistortion)
+                                      cx: c.cx, cy: c.cy, lensDistortion: c.hasLensDistortion,
+                                      lensDistortionPercent: LensDistortionModel(c).map { ($0.largestMagnification * 1e4).rounded() / 100 })
         }
         faces = photo.faces.isEmpty ? nil : photo.faces.map { Face(x: $0.x, y: $0.y, w: $0.width, h: $0.height) }
     }

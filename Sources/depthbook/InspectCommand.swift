@@ -47,7 +47,8 @@ struct InspectCommand: ParsableCommand {
         for m in f.mattes ?? [] { lines.append("matte: \(m.kind) \(m.width)×\(m.height)") }
         if let c = f.calibration {
             lines.append("calibration: fx \(c.fx) fy \(c.fy) cx \(c.cx) cy \(c.cy) at \(c.referenceWidth)×\(c.referenceHeight)"
-                + (c.lensDistortion ? ", lens distortion" : ""))
+                + (c.lensDistortionPercent.map { $0 == 0 ? ", lens described as distortion-free" : ", lens distortion up to \($0) %" }
+                    ?? (c.lensDistortion ? ", lens distortion" : "")))
         }
         for face in f.faces ?? [] { lines.append("face: x \(face.x) y \(face.y) w \(face.w) h \(face.h)") }
         for a in photo.auxiliary { lines.append("auxiliary: \(a.kind) \(a.width)×\(a.height)\(a.urn.map { " \($0)" } ?? "")") }

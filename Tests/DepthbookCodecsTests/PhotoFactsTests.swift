@@ -20,7 +20,7 @@ struct PhotoFactsTests {
         let mattes = try #require(object["mattes"] as? [[String: Any]])
         #expect(mattes.map { $0["kind"] as? String } == ["portraitEffectsMatte", "skin", "hair", "teeth", "glasses", "sky"])
         let calibration = try #require(object["calibration"] as? [String: Any])
-        #expect(Set(calibration.keys) == ["referenceWidth", "referenceHeight", "fx", "fy", "cx", "cy", "lensDistortion"])
+        #expect(Set(calibration.keys) == ["referenceWidth", "referenceHeight", "fx", "fy", "cx", "cy", "lensDistortion", "lensDistortionPercent"])
         #expect(calibration["cx"] as? Double == 47.5 && calibration["lensDistortion"] as? Bool == true)
         let faces = try #require(object["faces"] as? [[String: Any]])
         #expect(Set(faces[0].keys) == ["x", "y", "w", "h"])

@@ -100,4 +100,29 @@ struct RealPhotoDefaultsTests {
         #expect(rendered.image.width == 64)
         #expect(rendered.notes.contains { $0.contains("photo.skin") })
     }
+
+    /// The HEIC selfie's calibration describes a perfect lens (every value zero): correcting with it leaves the
+    /// photo unchanged and says so; the pug's describes a real one, which moves pixels, without the note.
+    @Test func aLensDescribedAsPerfectIsReportedNotSilentlyIgnored() throws {
+        let selfie = try PhotoReader.read(contentsOf: SharedPhotos.path("fidmaa-portrait-analyser__heic_depth_data.heic"))
+        let model = try #require(selfie.calibration.flatMap { LensDistortionModel($0) })
+        #expect(model.largestMagnification == 0)
+        let calibrated = S.notebook([S.step("lens", "lensCorrection", ["image": "photo"], ["source": .choice("calibration")])])
+        let renderer = NotebookRenderer(photo: selfie)
+        let unchanged = try renderer.render(notebook: calibrated, cell: "lens", request: CellRenderRequest(width: 96))
+        let photo = try renderer.render(notebook: calibrated, cell: "photo", request: CellRenderRequest(width: 96))
+        #expect(unchanged.image.samples == photo.image.samples)
+        #expect(unchanged.notes == [LensCorrectionEffect.perfectLensNote])
+        let auto = S.notebook([S.step("lens", "lensCorrection", ["image": "photo"], [:])])
+        let manual = try renderer.render(notebook: auto, cell: "lens", request: CellRenderRequest(width: 96))
+        #expect(manual.image.samples != photo.image.samples, "on auto the manual amount is shown")
+        #expect(manual.notes == [LensCorrectionEffect.perfectLensNote])
+
+        let pug = try PhotoReader.read(contentsOf: SharedPhotos.path("pillow_heif__pug.heic"))
+        let real = try #require(pug.calibration.flatMap { LensDistortionModel($0) })
+        #expect(real.largestMagnification > 0.005)
+        let corrected = try NotebookRenderer(photo: pug).render(notebook: calibrated, cell: "lens", request: CellRenderRequest(width: 96))
+        #expect(corrected.notes.isEmpty)
+    }
 }
+

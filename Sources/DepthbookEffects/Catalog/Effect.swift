@@ -18,12 +18,16 @@ struct BuiltNode: Sendable {
     /// Parameters the cell left out whose values the effect picked from the photo (name → value), shown on
     /// the page as the sliders' positions.
     var chosen: [String: ParameterValue]
+    /// What the page should tell the user once about how this photo was handled (shown with the photo).
+    var notes: Set<String>
 
-    init(_ node: Node, role: PlaneRole, marker: Double? = nil, chosen: [String: ParameterValue] = [:]) {
+    init(_ node: Node, role: PlaneRole, marker: Double? = nil, chosen: [String: ParameterValue] = [:],
+         notes: Set<String> = []) {
         self.node = node
         self.role = role
         self.marker = marker
         self.chosen = chosen
+        self.notes = notes
     }
 }
 

@@ -20,12 +20,21 @@ struct LensCorrectionEffect: Effect {
                     doc: "Radial magnification at the corners for the manual model (negative = barrel)."),
         ])
 
-    static func model(_ p: ResolvedParameters, _ c: EffectContext) throws -> LensDistortionModel {
+    /// Said when the photo's calibration describes its lens as free of distortion (every value zero).
+    static let perfectLensNote = "This photo's calibration describes its lens as free of distortion (every value is zero), so there is nothing to correct: lens correction with the calibration leaves it unchanged, and on auto the manual amount is shown instead."
+
+    /// The model to warp with, or nil when the photo's own calibration says there is nothing to correct.
+    static func model(_ p: ResolvedParameters, _ c: EffectContext) throws -> LensDistortionModel? {
         let calibrated = c.photo.calibration.flatMap { LensDistortionModel($0) }
+        let perfect = calibrated.map { $0.largestMagnification < 1e-9 } ?? false
         switch (p.choice("source"), calibrated) {
         case ("calibration", nil):
             throw EffectError.missingPlane("lens calibration")
-        case ("calibration", let m?), ("auto", let m?):
+        case ("calibration", _) where perfect:
+            return nil
+        case ("calibration", let m?):
+            return m
+        case ("auto", let m?) where !perfect:
             return m
         default:
             // A quadratic magnification profile from 0 at the centre to the amount at the corners.
@@ -38,10 +47,12 @@ struct LensCorrectionEffect: Effect {
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
-        if p.number("strength") == 0 { return BuiltNode(image, role: .image) }
+        let perfect = c.photo.calibration.flatMap { LensDistortionModel($0) }.map { $0.largestMagnification < 1e-9 } ?? false
+        let notes: Set<String> = perfect && p.choice("source") != "manual" ? [perfectLensNote] : []
+        guard p.number("strength") != 0, let model = try model(p, c) else { return BuiltNode(image, role: .image, notes: notes) }
         let direction: LensWarp.Direction = p.choice("direction") == "distort" ? .distort : .correct
-        let warp = try LensWarp(model: model(p, c), direction: direction, strength: p.number("strength"))
-        return BuiltNode(try image.applying(warp), role: .image)
+        let warp = try LensWarp(model: model, direction: direction, strength: p.number("strength"))
+        return BuiltNode(try image.applying(warp), role: .image, notes: notes)
     }
 }
 

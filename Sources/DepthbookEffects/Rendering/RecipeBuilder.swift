@@ -69,7 +69,9 @@ struct RecipeBuilder {
         let (effect, inputs) = try stepInputs(cell)
         let params = try ResolvedParameters(cell.params ?? [:], for: effect.description)
         do {
-            return try effect.build(inputs, params, context)
+            let built = try effect.build(inputs, params, context)
+            notes.formUnion(built.notes)
+            return built
         } catch let error as RenderError {
             throw EffectError(error)
         }

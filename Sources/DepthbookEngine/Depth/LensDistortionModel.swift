@@ -55,6 +55,13 @@ public struct LensDistortionModel: Sendable, Equatable {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    /// The largest |m(r)| from the centre to the farthest corner: 0 when the description is all zeros (a lens
+    /// described as perfect, which some files carry), so there is nothing to correct.
+    public var largestMagnification: Double {
+        let radius = maximumRadius
+        return (0...64).map { abs(magnification(forward, radius: radius * Double($0) / 64)) }.max() ?? 0
+    }
+
     /// m(r) for a description at radius `r` (reference pixels).
     public func magnification(_ m: Magnification, radius r: Double) -> Double {
         switch m {
