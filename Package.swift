@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -61,6 +64,9 @@ let package = Package(
                 "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "CWebSockets",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -69,6 +75,7 @@ let package = Package(
             dependencies: [
                 "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -97,7 +104,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DepthbookServerTests",
-            dependencies: ["DepthbookServer", "DepthbookCodecs", "DepthbookEffects", "DepthbookTestSupport"],
+            dependencies: ["DepthbookServer", "DepthbookCodecs", "DepthbookEffects", "DepthbookTestSupport",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
     ]

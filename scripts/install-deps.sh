@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Depthbook needs on Debian 12 and skips what is already there.
 #   scripts/install-deps.sh run    the C libraries the server links
-#   scripts/install-deps.sh test   those, plus the browsers (Chromium, Firefox ESR), nginx and the Python test tools
+#   scripts/install-deps.sh test   those, plus the browsers (Chromium, Firefox ESR), nginx, PostgreSQL and the Python test tools
 set -euo pipefail
 mode=${1:-run}
 
 apt_packages=(libheif-dev libturbojpeg0-dev libwebsockets-dev libpng-dev libgif-dev pkg-config
               libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
 if [ "$mode" = test ]; then
-    apt_packages+=(chromium chromium-driver firefox-esr libimage-exiftool-perl nginx-light openssl ffmpeg)
+    apt_packages+=(chromium chromium-driver firefox-esr libimage-exiftool-perl nginx-light openssl ffmpeg postgresql)
 fi
 
 missing=()

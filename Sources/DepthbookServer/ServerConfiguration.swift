@@ -6,6 +6,8 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String = "data"
     public var publicDirectory: String = "Public"
     public var notebooksDirectory: String = "Notebooks"
+    /// Where saved notebooks live; nil: `notebooks.sqlite` in the data directory.
+    public var store: StoreLocation?
     /// Origins allowed to open the WebSocket besides the served host itself (e.g. "https://studio.example.org").
     public var allowedOrigins: [String] = []
     /// Host names the studio answers to besides the loopback names and `host` (e.g. "studio.example.org").

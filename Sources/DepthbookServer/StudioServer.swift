@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Logging
 import Synchronization
 
 /// `depthbook serve` as one value: builds the store, the sessions, the render pool and the transport from a
@@ -24,7 +25,12 @@ public final class StudioServer: Sendable {
         try fm.createDirectory(atPath: data, withIntermediateDirectories: true)
         let exports = data + "/exports"
         try fm.createDirectory(atPath: exports, withIntermediateDirectories: true)
-        let store = try SQLiteNotebookStore(path: data + "/notebooks.sqlite")
+        let location = configuration.store ?? .defaultLocation(dataDirectory: data)
+        let store: any NotebookStore
+        switch location {
+        case .sqlite(let path): store = try SQLiteNotebookStore(path: path)
+        case .postgres(let address): store = try PostgresNotebookStore(address, logger: Logger(label: "depthbook.store"))
+        }
         self.store = store
         janitor = DataJanitor(exportsDirectory: exports, uploadsDirectory: data + "/uploads", policy: configuration.retention)
         let uploads = try UploadStore(directory: data + "/uploads")
@@ -47,6 +53,12 @@ public final class StudioServer: Sendable {
                                                 budgetMb: Double(configuration.memoryBudget.totalBytes >> 20),
                                                 photosMb: Double(photos.bytes) / 1_048_576,
                                                 cachesMb: Double(backend.cacheBytesHeld) / 1_048_576)
+                                },
+                                metrics: {
+                                    StudioMetrics.shared.exposition(.init(
+                                        sessions: hub.count, queuedRenders: pool.queuedCount,
+                                        budgetBytesInUse: photos.bytes + backend.cacheBytesHeld,
+                                        budgetBytes: configuration.memoryBudget.totalBytes))
                                 })
         transport = WebSocketTransport(
             configuration: configuration, maxMessageBytes: RequestDecoder.maxMessageBytes,

@@ -2,6 +2,7 @@ import ArgumentParser
 import DepthbookServer
 import Dispatch
 import Foundation
+import Logging
 import Synchronization
 
 /// `depthbook serve`: the studio over HTTP and WebSocket. Flags win over DEPTHBOOK_* variables, which win
@@ -20,11 +21,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Data directory for uploads, saved notebooks and exports (env DEPTHBOOK_DATA; default ./data).")
     var data: String?
 
-    @Option(help: "The static page directory (env DEPTHBOOK_PUBLIC; default ./Public).")
+    @Option(help: "The static page directory (env DEPTHBOOK_PUBLIC; default: Public next to the executable, then /usr/share/depthbook/Public, then the checkout the executable was built in, then ./Public).")
     var `public`: String?
 
-    @Option(help: "The bundled notebooks directory (env DEPTHBOOK_NOTEBOOKS; default ./Notebooks).")
+    @Option(help: "The bundled notebooks directory (env DEPTHBOOK_NOTEBOOKS; default: found as --public is).")
     var notebooks: String?
+
+    @Option(help: "Where saved notebooks live: sqlite:PATH or postgres://user@host:port/database (env DEPTHBOOK_STORE; default sqlite:DATA/notebooks.sqlite). The password comes from the URL or PGPASSWORD.")
+    var store: String?
 
     @Option(name: .customLong("allow-origin"),
             help: "Another origin allowed to open the WebSocket, e.g. https://studio.example.org (repeatable; env DEPTHBOOK_ALLOW_ORIGINS, comma-separated).")
@@ -83,8 +87,17 @@ struct ServeCommand: ParsableCommand {
         config.port = try port ?? number("DEPTHBOOK_PORT") ?? config.port
         guard (0...65535).contains(config.port) else { throw ValidationError("the port must be 0...65535, not \(config.port)") }
         config.dataDirectory = data ?? env["DEPTHBOOK_DATA"] ?? config.dataDirectory
-        config.publicDirectory = self.public ?? env["DEPTHBOOK_PUBLIC"] ?? config.publicDirectory
-        config.notebooksDirectory = notebooks ?? env["DEPTHBOOK_NOTEBOOKS"] ?? config.notebooksDirectory
+        config.publicDirectory = self.public ?? env["DEPTHBOOK_PUBLIC"]
+            ?? AssetLocator.find("Public", marker: "index.html") ?? config.publicDirectory
+        config.notebooksDirectory = notebooks ?? env["DEPTHBOOK_NOTEBOOKS"]
+            ?? AssetLocator.find("Notebooks", marker: "depth-threshold.json") ?? config.notebooksDirectory
+        if let store = store ?? env["DEPTHBOOK_STORE"], !store.isEmpty {
+            do {
+                config.store = try StoreLocation(parsing: store)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
         config.allowedOrigins = allowOrigin.isEmpty
             ? (env["DEPTHBOOK_ALLOW_ORIGINS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             : allowOrigin
@@ -103,18 +116,28 @@ struct ServeCommand: ParsableCommand {
         if let hours = try exportMaxAgeHours ?? number("DEPTHBOOK_EXPORT_MAX_AGE_HOURS") { config.retention.exportMaxAge = .seconds(max(1, hours) * 3600) }
         if let mb = try exportMaxMb ?? number("DEPTHBOOK_EXPORT_MAX_MB") { config.retention.exportMaxBytes = max(1, mb) << 20 }
         if let days = try uploadMaxAgeDays ?? number("DEPTHBOOK_UPLOAD_MAX_AGE_DAYS") { config.retention.uploadMaxAge = .seconds(max(1, days) * 86400) }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = Logger.Level(rawValue: env["DEPTHBOOK_LOG_LEVEL"] ?? "") ?? .info
+            return handler
+        }
+        let logger = Logger(label: "depthbook.serve")
         let backend = try EffectsBackend(dataDirectory: config.dataDirectory, sharedCacheBytes: config.memoryBudget.cacheBytes)
         let server: StudioServer
         do {
             server = try StudioServer(configuration: config, backend: backend, version: DepthbookVersion.string)
         } catch {
-            FileHandle.standardError.write(Data("depthbook serve: \(error)\n".utf8))
+            logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw ExitCode.failure
         }
         for problem in server.notebookProblems {
-            FileHandle.standardError.write(Data("depthbook serve: skipped notebook \(problem)\n".utf8))
+            logger.warning("skipped a bundled notebook", metadata: ["problem": "\(problem)"])
         }
         server.start()
+        logger.info("serving", metadata: [
+            "host": "\(config.host)", "port": "\(server.port)", "store": "\(config.store ?? .defaultLocation(dataDirectory: config.dataDirectory))",
+            "public": "\(config.publicDirectory)", "notebooks": "\(config.notebooksDirectory)", "data": "\(config.dataDirectory)",
+        ])
         // The token appears in this one line, the link a person opens; it is never logged anywhere else.
         print("Depthbook studio at \(server.url)" + (config.token.map { "?token=\($0)" } ?? ""))
         fflush(nil)
@@ -123,7 +146,7 @@ struct ServeCommand: ParsableCommand {
             do {
                 try backend.generateMissingSamples()
             } catch {
-                FileHandle.standardError.write(Data("depthbook serve: could not write the bundled samples: \(error)\n".utf8))
+                logger.error("could not write the bundled samples", metadata: ["error": "\(error)"])
             }
         }
 
@@ -139,6 +162,7 @@ struct ServeCommand: ParsableCommand {
             return source
         }
         done.wait()
+        logger.info("stopping")
         sources.forEach { $0.cancel() }
         server.stop()
     }

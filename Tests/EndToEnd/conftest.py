@@ -127,7 +127,7 @@ def artifacts_dir() -> Path:
     return ARTIFACTS_DIR
 
 
-def new_chromium(width: int = 1280, height: int = 1600):
+def new_chromium(width: int = 1280, height: int = 1600, extra: tuple[str, ...] = ()):
     """A fresh headless Chromium (its own profile: no shared storage with other sessions)."""
     os.environ.setdefault("SE_OFFLINE", "true")
     from selenium import webdriver
@@ -139,7 +139,7 @@ def new_chromium(width: int = 1280, height: int = 1600):
     options = Options()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={width},{height}", "--force-device-scale-factor=1"):
+                     f"--window-size={width},{height}", "--force-device-scale-factor=1", *extra):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
@@ -158,8 +158,8 @@ def browser_factory(request, artifacts_dir):
     """Makes fresh browser sessions; on a failure saves each one's screenshot and console log."""
     drivers = []
 
-    def make(width: int = 1280, height: int = 1600):
-        driver = new_chromium(width, height)
+    def make(width: int = 1280, height: int = 1600, extra: tuple[str, ...] = ()):
+        driver = new_chromium(width, height, extra)
         drivers.append(driver)
         return driver
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import time
 from dataclasses import dataclass
 
@@ -185,3 +186,17 @@ def share_below(histogram: dict) -> tuple[float, float]:
     assert total > 0 and high > low, f"an empty or flat histogram: {histogram}"
     index = min(len(bins) - 1, max(0, int((marker - low) / (high - low) * len(bins))))
     return sum(bins[:index]) / total, sum(bins[:index + 1]) / total
+
+
+SHARE_PATH = re.compile(r"/n/([^/?#]+)$")
+
+
+def save_and_share(browser) -> str:
+    """Clicks Save & copy link and returns the saved id from the address bar."""
+    before = browser.current_url
+    browser.find_element(By.CSS_SELECTOR, "button.save-share").click()
+    url = wait_for("the address bar to show the saved notebook", lambda: (
+        browser.current_url if browser.current_url != before and SHARE_PATH.search(browser.current_url) else None))
+    link = browser.find_element(By.CSS_SELECTOR, "input.share-link").get_attribute("value")
+    assert link == url, f"the link field shows {link!r}, the address bar {url!r}"
+    return SHARE_PATH.search(url).group(1)

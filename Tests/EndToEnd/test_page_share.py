@@ -6,27 +6,15 @@ import re
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_support import (cell_with_param, connection_text, open_notebook, recipe_shown, screenshot, settled_frame, slider,
+from page_support import (SHARE_PATH, save_and_share as save, cell_with_param, connection_text, open_notebook, recipe_shown, screenshot, settled_frame, slider,
                           slider_value, wait_for)
 
-SHARE_PATH = re.compile(r"/n/([^/?#]+)$")
 
 
 def move(browser, cell, param, key, times):
     control = slider(browser, cell, param)
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", control)
     control.send_keys(key * times)
-
-
-def save(browser) -> str:
-    """Clicks Save & copy link and returns the saved id from the address bar."""
-    before = browser.current_url
-    browser.find_element(By.CSS_SELECTOR, "button.save-share").click()
-    url = wait_for("the address bar to show the saved notebook", lambda: (
-        browser.current_url if browser.current_url != before and SHARE_PATH.search(browser.current_url) else None))
-    link = browser.find_element(By.CSS_SELECTOR, "input.share-link").get_attribute("value")
-    assert link == url, f"the link field shows {link!r}, the address bar {url!r}"
-    return SHARE_PATH.search(url).group(1)
 
 
 def test_share_url_reopens_same_recipe_and_preview(depthbook_server, browser_factory, artifacts_dir):

@@ -130,3 +130,21 @@ def test_a_real_photo_upload_is_stored_by_its_hash(site):
 def test_unknown_methods_and_paths(site):
     assert get(site, "/api/upload")[0] == 405
     assert post(site, "/elsewhere", b"x")[0] == 404
+
+
+def test_serve_from_any_folder_finds_its_page_and_notebooks(tmp_path):
+    """Started from a folder that holds neither Public/ nor Notebooks/, the server finds both itself (next to
+    the executable, an installed share folder, or the checkout it was built in) instead of answering 404."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    server = start_server(tmp_path / "data", cwd=elsewhere, find_assets=True)
+    try:
+        status, headers, body = get(server, "/")
+        assert status == 200 and headers["content-type"].startswith("text/html"), (status, body[:200])
+        assert b"<html" in body.lower()
+        status, _, _ = get(server, "/n/depth-threshold")
+        assert status == 200
+        assert any("notebooks" in line and "Notebooks" in line for line in server.output), server.output
+    finally:
+        server.stop()
+

@@ -63,12 +63,15 @@ class Server:
         return self.process.poll() is None
 
 
-def start_server(data_dir: Path, *extra: str, public: Path | None = None, notebooks: Path | None = None) -> Server:
-    """Starts `depthbook serve --port 0` and reads the URL it prints to learn its port."""
-    args = [binary(), "serve", "--port", "0", "--data", str(data_dir),
-            "--public", str(public or REPO_ROOT / "Public"),
-            "--notebooks", str(notebooks or REPO_ROOT / "Notebooks"), *extra]
-    process = subprocess.Popen(args, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def start_server(data_dir: Path, *extra: str, public: Path | None = None, notebooks: Path | None = None,
+                 cwd: Path = REPO_ROOT, find_assets: bool = False) -> Server:
+    """Starts `depthbook serve --port 0` and reads the URL it prints to learn its port. `find_assets` leaves
+    --public and --notebooks out, so the server finds them itself."""
+    args = [binary(), "serve", "--port", "0", "--data", str(data_dir)]
+    if not find_assets:
+        args += ["--public", str(public or REPO_ROOT / "Public"), "--notebooks", str(notebooks or REPO_ROOT / "Notebooks")]
+    args += extra
+    process = subprocess.Popen(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: list[str] = []
     port: list[int] = []
     found = threading.Event()

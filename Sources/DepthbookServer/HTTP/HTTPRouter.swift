@@ -44,13 +44,16 @@ public struct HTTPRouter: Sendable {
     let exportFiles: StaticFiles?
     let uploads: UploadHandler
     let stats: @Sendable () -> ServerStats
+    /// The Prometheus exposition text, made at each scrape.
+    let metrics: @Sendable () -> [UInt8]
 
     public init(publicDirectory: String, exportsDirectory: String, uploads: UploadHandler,
-                stats: @escaping @Sendable () -> ServerStats) {
+                stats: @escaping @Sendable () -> ServerStats, metrics: @escaping @Sendable () -> [UInt8] = { [] }) {
         publicFiles = StaticFiles(root: publicDirectory)
         exportFiles = StaticFiles(root: exportsDirectory)
         self.uploads = uploads
         self.stats = stats
+        self.metrics = metrics
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -72,6 +75,10 @@ public struct HTTPRouter: Sendable {
         }
         if request.path == "/healthz" { return .text(200, "ok") }
         if request.path == "/api/stats" { return .json(200, stats()) }
+        if request.path == "/metrics" {
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                                headers: [("cache-control", "no-store")], body: metrics())
+        }
         if request.path == "/api/upload" { return .text(405, "upload with POST") }
         if request.path.hasPrefix("/n/") {
             // The page itself opens the notebook named in its URL over the socket.

@@ -23,6 +23,12 @@ public struct UploadHandler: Sendable {
     }
 
     public func upload(_ body: [UInt8], depthFor: String?) -> HTTPResponse {
+        let response = answer(body, depthFor: depthFor)
+        if response.status != 200 { StudioMetrics.shared.uploadRefused() }
+        return response
+    }
+
+    private func answer(_ body: [UInt8], depthFor: String?) -> HTTPResponse {
         guard body.count <= limitBytes else {
             return .jsonError(413, "the file is \(body.count) bytes; uploads are at most \(limitBytes) bytes")
         }
@@ -41,6 +47,7 @@ public struct UploadHandler: Sendable {
         } catch let error as AtomicFile.WriteError {
             return .jsonError(500, "the upload could not be stored: \(error.reason)")
         } catch {
+            StudioMetrics.shared.decodeFailed()
             return .jsonError(400, "the \(fileExtension.uppercased()) file could not be read: \(error)")
         }
     }

@@ -188,6 +188,7 @@ public final class Session: Sendable {
             do {
                 renderer = try photos.photo(reference).renderer
             } catch {
+                StudioMetrics.shared.decodeFailed()
                 complete(job, outcome: .failed(Self.message(for: error)), frame: nil)
                 return
             }
@@ -200,6 +201,7 @@ public final class Session: Sendable {
                 let rendered = try renderer.render(notebook: notebook, cell: job.request.slot.cell,
                                                    target: job.target,
                                                    isCancelled: { flag.isCancelled })
+                StudioMetrics.shared.recordRender(job.metricKind, since: started)
                 let elapsed = ContinuousClock.now - started
                 let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
                 var header = FrameHeader(cell: job.request.slot.cell, seq: job.request.seq, kind: job.request.slot.kind,
@@ -221,6 +223,9 @@ public final class Session: Sendable {
         let (actions, targets) = state.withLock { s in
             s.cancelFlags[job.ticket] = nil
             let actions = s.scheduler.finished(job, outcome: outcome)
+            if outcome == .cancelled || (frame != nil && !actions.contains(.deliver(job))) {
+                StudioMetrics.shared.frameSuperseded()
+            }
             if let frame, actions.contains(.deliver(job)) {
                 s.frameStamp += 1
                 s.lastFrames[slot] = PendingFrameRecord(seq: seq, coarse: coarse, bytes: frame, stamp: s.frameStamp)
@@ -291,7 +296,9 @@ public final class Session: Sendable {
         case .first: break
         }
         withRenderer({ notebook, renderer in
-            try renderer.histogram(notebook: notebook, reference: reference, bins: bins)
+            let started = ContinuousClock.now
+            defer { StudioMetrics.shared.recordRender(.histogram, since: started) }
+            return try renderer.histogram(notebook: notebook, reference: reference, bins: bins)
         }, completion: { [self] result in
             for waiter in state.withLock({ $0.histograms.finish(key) }) { waiter(result) }
         })

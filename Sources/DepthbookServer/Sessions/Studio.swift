@@ -315,6 +315,8 @@ public final class Studio: Sendable {
         session.withRenderer({ notebook, renderer in
             guard notebook.cell(export.cell) != nil else { throw ProtocolError.notFound("no cell \"\(export.cell)\" in the notebook") }
             progress(0)
+            let started = ContinuousClock.now
+            defer { StudioMetrics.shared.recordRender(.export, since: started) }
             let file = try renderer.export(notebook: notebook, export: export, progress: progress,
                                            isCancelled: { connection.isClosed })
             let digest = SHA256.hex(file.bytes).prefix(12)
