@@ -8,6 +8,8 @@ import { NotebookSession } from './notebook-session.js';
 import { NotebookView } from './notebook-view.js';
 import { AppToolbar } from './app-toolbar.js';
 import { Presenter } from './presenter.js';
+import { PhotoIntake } from './photo-intake.js';
+import { installFileDrop } from './file-drop.js';
 import './widgets/zoom-dialog.js';
 
 function targetFromPath(pathname) {
@@ -21,6 +23,8 @@ const session = new NotebookSession(socket, store, targetFromPath(location.pathn
 const view = document.querySelector('db-notebook').attach(session, store);
 const presenter = new Presenter(view);
 document.querySelector('db-toolbar').attach(session, presenter);
+// A photo, a depth map or an export dropped anywhere on the page.
+installFileDrop(new PhotoIntake(session), session);
 
 // Bigger pictures (presenter mode, a wider window) want wider frames.
 let resizeTimer = null;

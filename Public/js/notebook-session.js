@@ -13,6 +13,8 @@
  * `edited` (detail: {edited, shared}), `histogram` (detail: {reference, result}).
  */
 import { ProtocolError } from './studio-socket.js';
+import { PhotoLibrary } from './photo-library.js';
+import { postUpload } from './upload.js';
 import { stableStringify, structureOf } from './notebook-graph.js';
 
 /** Widths the server accepts for a preview until its `hello` says (the server's `limits` are the truth). */
@@ -42,6 +44,8 @@ export class NotebookSession extends EventTarget {
         this.shared = null;
         this.edited = false;
         this.catalog = new Map();
+        /** The photos this browser used: the one other notebooks open on, and recent uploads by file name. */
+        this.photos = new PhotoLibrary();
         this.samples = [];
         this.bundled = [];
         // The server never answers a request older than the newest it saw for a cell. The stored number is
@@ -159,6 +163,17 @@ export class NotebookSession extends EventTarget {
         const isBundled = this.bundled.some((notebook) => notebook.name === name);
         const result = await this.socket.request('openNotebook', isBundled ? { name } : { shared: name });
         this.adopt(result.notebook, result.photo, result.shared ?? (isBundled ? null : name), false);
+        // A bundled notebook opens on the photo last chosen in this browser (a shared one keeps its own).
+        const kept = this.photos.current;
+        if (isBundled && kept && stableStringify(kept.reference) !== stableStringify(result.notebook.photo)) {
+            try {
+                await this.openPhoto(kept.reference, kept.name);
+                return;
+            } catch (error) {
+                if (kept.reference.upload) this.photos.forget(kept.reference.upload);
+                this.status(`Your last photo could not be opened (${error.message}); the notebook's own is shown.`, 'error');
+            }
+        }
         this.runAll();
     }
 
@@ -464,7 +479,39 @@ export class NotebookSession extends EventTarget {
     async uploadPhoto(file, depthFile = null) {
         let uploaded = await postUpload('/api/upload', file);
         if (depthFile) uploaded = await postUpload(`/api/upload?depthFor=${encodeURIComponent(uploaded.upload)}`, depthFile);
-        await this.openPhoto({ upload: uploaded.upload });
+        await this.openPhoto({ upload: uploaded.upload }, depthFile ? `${file.name} + ${depthFile.name}` : file.name);
+        return uploaded;
+    }
+
+    /** Uploads a file without opening it: its id, facts and (for an export) recipe, to decide what to do. */
+    uploadFile(file) {
+        return postUpload('/api/upload', file);
+    }
+
+    /** Pairs an uploaded photo with a depth map file, and opens the pair. */
+    async attachDepth(upload, depthFile) {
+        const paired = await postUpload(`/api/upload?depthFor=${encodeURIComponent(upload)}`, depthFile);
+        await this.openPhoto({ upload: paired.upload }, `${this.photos.nameOf({ upload }) ?? 'photo'} + ${depthFile.name}`);
+    }
+
+    /** An export's recipe on the photo it came in: the photo opens, then the recipe replaces the notebook. */
+    async restoreRecipe(recipe, reference, name) {
+        await this.openPhoto(reference, name);
+        await this.pushNotebook({ ...recipe, photo: reference });
+        if (this.bundled.some((notebook) => notebook.name === recipe.name)) {
+            history.replaceState(null, '', `/n/${encodeURIComponent(recipe.name)}`);
+            this.target = recipe.name;
+            this.store.save({ path: location.pathname });
+        }
+        this.shared = null;
+        this.edited = false;
+        this.setEdited(true);
+    }
+
+    /** The open photo's name for people: the file it was uploaded from, or the sample's title. */
+    photoName(reference = this.notebook?.photo) {
+        if (reference?.sample) return this.samples.find((sample) => sample.id === reference.sample)?.title ?? reference.sample;
+        return this.photos.nameOf(reference);
     }
 
     /**
@@ -475,8 +522,9 @@ export class NotebookSession extends EventTarget {
         return (await postUpload('/api/upload', file)).upload;
     }
 
-    async openPhoto(reference) {
+    async openPhoto(reference, name = null) {
         const result = await this.socket.request('openPhoto', { photo: reference });
+        this.photos.use(reference, name ?? this.photoName(reference));
         this.forgetPhotoState();
         this.photo = result.photo;
         this.notebook = { ...this.notebook, photo: reference };
@@ -535,24 +583,4 @@ export class NotebookSession extends EventTarget {
         else if (state === 'reconnecting') this.status('Reconnecting…', 'busy');
         else if (state === 'lost') this.status(`Connection lost. Reconnecting in ${Math.round(retryInMs / 100) / 10} s…`, 'error');
     }
-}
-
-async function postUpload(url, file) {
-    let response;
-    try {
-        response = await fetch(url, { method: 'POST', body: file });
-    } catch (error) {
-        throw new Error(`the upload did not reach the server (${error.message})`);
-    }
-    let body = null;
-    try {
-        body = await response.json();
-    } catch {
-        // A body that is not JSON is reported by status below.
-    }
-    if (!response.ok || !body || typeof body.upload !== 'string') {
-        const message = body?.error?.message ?? `the server answered ${response.status} ${response.statusText}`;
-        throw new Error(message);
-    }
-    return body;
 }

@@ -78,7 +78,7 @@ export class NotebookView extends HTMLElement {
                 break;
             case 'photo':
                 content = new PhotoCell().attach(session, cell);
-                title = describePhoto(session.notebook.photo);
+                title = describePhoto(session.notebook.photo, session);
                 break;
             case 'view':
                 content = new ViewCell().attach(session, cell, index, edit);
@@ -152,9 +152,9 @@ export class NotebookView extends HTMLElement {
     }
 }
 
-function describePhoto(reference) {
+function describePhoto(reference, session) {
     if (reference?.sample) return `Photo: sample "${reference.sample}"`;
-    if (reference?.upload) return `Photo: upload ${String(reference.upload).slice(0, 12)}…`;
+    if (reference?.upload) return `Photo: ${session?.photoName(reference) ?? 'your upload'}`;
     if (reference?.path) return `Photo: ${reference.path}`;
     return 'Photo';
 }

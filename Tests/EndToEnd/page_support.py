@@ -200,3 +200,35 @@ def save_and_share(browser) -> str:
     link = browser.find_element(By.CSS_SELECTOR, "input.share-link").get_attribute("value")
     assert link == url, f"the link field shows {link!r}, the address bar {url!r}"
     return SHARE_PATH.search(url).group(1)
+
+
+def drop_files(driver, files: list[tuple[str, bytes, str]], target: str = "main") -> None:
+    """Drops files on the page as a person dragging them from the desktop would: a DataTransfer holding real
+    File objects, dispatched as dragenter, dragover and drop on `target`."""
+    encoded = [(name, base64.b64encode(data).decode(), mime) for name, data, mime in files]
+    driver.execute_script("""
+        const [files, selector] = arguments;
+        const transfer = new DataTransfer();
+        for (const [name, data, type] of files) {
+            const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+            transfer.items.add(new File([bytes], name, { type }));
+        }
+        const target = document.querySelector(selector);
+        for (const type of ['dragenter', 'dragover', 'drop']) {
+            target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        }
+    """, encoded, target)
+
+
+def answer_dialog(driver, answer: str) -> str:
+    """Clicks `answer` (its data-answer) in the page's question dialog; returns the question's text."""
+    button = wait_for(f"the page to ask (answer {answer!r})", lambda: next(iter(
+        driver.find_elements(By.CSS_SELECTOR, f"dialog.ask-dialog[open] button[data-answer='{answer}']")), None))
+    text = driver.find_element(By.CSS_SELECTOR, "dialog.ask-dialog[open]").text
+    button.click()
+    return text
+
+
+def photo_facts(driver) -> dict:
+    """The open photo's facts as the page holds them (width, height, depth, source)."""
+    return driver.execute_script("return JSON.parse(sessionStorage.getItem('depthbook.tab') ?? '{}').photo ?? {}")

@@ -184,8 +184,8 @@ def test_missing_matte_is_reported_in_the_cell(depthbook_server, browser, artifa
     photo = browser.find_element(By.CSS_SELECTOR, "db-cell[data-kind=photo]")
     sample = photo.find_element(By.CSS_SELECTOR, ".photo-source select")
     sample.send_keys("still-life")
-    assert sample.get_attribute("value") == "still-life"
-    photo.find_element(By.XPATH, ".//button[normalize-space()='Open sample']").click()
+    assert sample.get_attribute("value") == "sample:still-life"
+    photo.find_element(By.CSS_SELECTOR, "button.open-photo").click()
 
     def error_in(cell):
         line = browser.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{cell}"] .cell-error')

@@ -6,6 +6,7 @@
  */
 import { h, uniqueId } from '../dom.js';
 import { photoPlanes } from '../notebook-graph.js';
+import { PhotoIntake } from '../photo-intake.js';
 import { PreviewImage } from '../widgets/preview-image.js';
 import { FactsList } from '../widgets/facts-list.js';
 
@@ -64,13 +65,33 @@ export class PhotoCell extends HTMLElement {
     buildSourcePicker() {
         const session = this.session;
         const sampleId = uniqueId('sample');
-        const select = h('select', { id: sampleId },
-            ...session.samples.map((sample) => h('option', { value: sample.id, text: `${sample.title ?? sample.id} (${sample.width}×${sample.height})` })));
-        const current = session.notebook?.photo?.sample;
-        if (current) select.value = current;
+        // The samples, then the photos this browser uploaded lately (by file name), then the one open now.
+        const reference = session.notebook?.photo ?? {};
+        const recent = session.photos.recent;
+        const select = h('select', { id: sampleId, class: 'photo-choice' },
+            h('optgroup', { label: 'Samples' },
+                ...session.samples.map((sample) => h('option', { value: `sample:${sample.id}`, text: `${sample.title ?? sample.id} (${sample.width}×${sample.height})` }))),
+            recent.length ? h('optgroup', { label: 'Your recent photos' },
+                ...recent.map((entry) => h('option', { value: `upload:${entry.upload}`, text: entry.name }))) : null);
+        if (reference.upload && !recent.some((entry) => entry.upload === reference.upload)) {
+            select.append(h('option', { value: `upload:${reference.upload}`, text: session.photoName(reference) ?? 'Uploaded photo' }));
+        }
+        if (reference.sample) select.value = `sample:${reference.sample}`;
+        else if (reference.upload) select.value = `upload:${reference.upload}`;
         const openSample = h('button', {
-            type: 'button', onclick: () => this.guard(session.openPhoto({ sample: select.value }), 'Opening the sample'),
-        }, 'Open sample');
+            type: 'button', class: 'open-photo',
+            onclick: () => {
+                const [kind, id] = select.value.split(/:(.*)/s);
+                const chosen = kind === 'upload' ? { upload: id } : { sample: id };
+                this.guard(session.openPhoto(chosen).catch((error) => {
+                    if (chosen.upload) session.photos.forget(chosen.upload);
+                    throw error;
+                }), 'Opening the photo');
+            },
+        }, 'Open');
+        const shownName = session.photoName(reference);
+        this.currentName = h('p', { class: 'photo-name' }, 'On: ', h('strong', { text: shownName ?? 'a photo' }),
+            ' — or drop a photo, a depth map or a Depthbook export anywhere on the page.');
 
         const fileId = uniqueId('upload');
         const depthId = uniqueId('depth');
@@ -89,7 +110,8 @@ export class PhotoCell extends HTMLElement {
                 return;
             }
             this.uploadStatus.textContent = `Uploading ${photo.name}…`;
-            this.guard(session.uploadPhoto(photo, depth.files?.[0] ?? null), `Uploading ${photo.name}`);
+            const files = [photo, depth.files?.[0]].filter(Boolean);
+            this.guard(new PhotoIntake(session).take(files).then((done) => session.status(done, 'ok')), `Uploading ${photo.name}`);
         };
         form.addEventListener('submit', (event) => {
             event.preventDefault();
@@ -100,7 +122,8 @@ export class PhotoCell extends HTMLElement {
         file.addEventListener('change', () => { if (file.files?.length) upload(); });
         depth.addEventListener('change', () => { if (file.files?.length && depth.files?.length) upload(); });
         return h('div', { class: 'photo-source' },
-            h('div', { class: 'field' }, h('label', { for: sampleId, text: 'Sample' }), select, openSample),
+            this.currentName,
+            h('div', { class: 'field' }, h('label', { for: sampleId, text: 'Photo' }), select, openSample),
             form);
     }
 

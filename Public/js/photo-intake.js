@@ -1,0 +1,64 @@
+/**
+ * What to do with files a person hands the page (dropped anywhere, or picked in the photo cell): a photo
+ * opens; two files are a photo and its depth map; a plain picture dropped on a photo without depth may be
+ * that photo's depth map (asked); a Depthbook export brings its recipe back (asked first, since it replaces
+ * the notebook on the page).
+ */
+import { ask } from './widgets/ask-dialog.js';
+
+const IMAGE_NAME = /\.(heic|heif|jpe?g|png)$/i;
+
+export function isPhotoFile(file) {
+    return IMAGE_NAME.test(file.name) || /^image\//.test(file.type);
+}
+
+export class PhotoIntake {
+    /** @param {import('./notebook-session.js').NotebookSession} session */
+    constructor(session) {
+        this.session = session;
+    }
+
+    /** @param {File[]} files @returns {Promise<string>} what was done, for the status line */
+    async take(files) {
+        const photos = files.filter(isPhotoFile);
+        if (photos.length === 0) throw new Error('drop or choose a HEIC, JPEG or PNG file');
+        if (photos.length >= 2) {
+            // The depth map is the file that says so in its name, else the second one.
+            const depth = photos.find((file) => /depth|disparity/i.test(file.name)) ?? photos[1];
+            const photo = photos.find((file) => file !== depth);
+            await this.session.uploadPhoto(photo, depth);
+            return `Opened ${photo.name} with ${depth.name} as its depth map.`;
+        }
+        const [file] = photos;
+        const uploaded = await this.session.uploadFile(file);
+        if (uploaded.notebook) {
+            const title = uploaded.notebook.title || uploaded.notebook.name || 'a notebook';
+            const answer = await ask({
+                title: 'This photo carries a recipe',
+                message: `${file.name} was made by Depthbook with the recipe “${title}”. Restore that recipe on it? It replaces the notebook on this page.`,
+                answers: [{ value: 'recipe', label: 'Restore the recipe' }, { value: 'photo', label: 'Use the photo only' }],
+            });
+            if (answer === null) return 'Nothing changed.';
+            if (answer === 'recipe') {
+                await this.session.restoreRecipe(uploaded.notebook, { upload: uploaded.upload }, file.name);
+                return `Restored the recipe “${title}” from ${file.name}.`;
+            }
+        }
+        const current = this.session.photo;
+        if (!uploaded.photo?.depth && current?.source?.upload && !current.depth) {
+            const currentName = this.session.photoName() ?? 'the photo';
+            const answer = await ask({
+                title: 'A picture without depth',
+                message: `${file.name} has no depth of its own, and neither has ${currentName}. Is it ${currentName}'s depth map (brighter is nearer)?`,
+                answers: [{ value: 'depth', label: 'Use as its depth map' }, { value: 'photo', label: 'Open it as a photo' }],
+            });
+            if (answer === null) return 'Nothing changed.';
+            if (answer === 'depth') {
+                await this.session.attachDepth(current.source.upload, file);
+                return `Using ${file.name} as the depth map of ${currentName}.`;
+            }
+        }
+        await this.session.openPhoto({ upload: uploaded.upload }, file.name);
+        return `Opened ${file.name}.`;
+    }
+}

@@ -1,0 +1,64 @@
+"""Your own photo on the page: a file dropped anywhere opens (a synthetic DataTransfer holding the real file, as
+a drag from the desktop delivers it), the photo cell names it, another notebook opens on it, and a Depthbook
+export dropped back brings its recipe with it, a moved slider included, after asking."""
+from __future__ import annotations
+
+import urllib.request
+
+from selenium.webdriver.common.by import By
+
+from conftest import PHOTOS_DIR
+from page_support import (answer_dialog, cell_with_param, drop_files, open_notebook, photo_facts, screenshot,
+                          settled_frame, slider_value, wait_for)
+from test_server_support import Client, Server
+
+PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
+
+
+def photo_name(driver) -> str:
+    names = driver.find_elements(By.CSS_SELECTOR, "db-cell[data-kind=photo] .photo-name strong")
+    return names[0].text if names else ""
+
+
+def test_a_dropped_photo_opens_and_stays_for_the_next_notebook(depthbook_server, browser, artifacts_dir):
+    open_notebook(browser, depthbook_server.base_url, "depth-threshold")
+    drop_files(browser, [(PUG.name, PUG.read_bytes(), "image/heic")])
+    wait_for("the dropped photo to open", lambda: photo_facts(browser).get("width") == 4032)
+    wait_for("the photo cell to name the file", lambda: photo_name(browser) == PUG.name)
+    mask = cell_with_param(browser, "percentile")
+    settled_frame(browser, mask)
+    screenshot(browser, artifacts_dir, "dropped-photo")
+
+    # Another notebook from the toolbar: it opens on the same photo, named the same way.
+    picker = browser.find_element(By.CSS_SELECTOR, "db-toolbar select")
+    picker.send_keys("Darken")
+    browser.find_element(By.XPATH, "//db-toolbar//button[normalize-space()='Open']").click()
+    wait_for("the darken notebook", lambda: "/n/darken" in browser.current_url)
+    wait_for("the kept photo", lambda: photo_facts(browser).get("width") == 4032)
+    wait_for("its name in the photo cell", lambda: photo_name(browser) == PUG.name)
+    offered = [o.text for o in browser.find_elements(By.CSS_SELECTOR, "db-cell[data-kind=photo] select.photo-choice optgroup[label='Your recent photos'] option")]
+    assert PUG.name in offered, offered
+
+
+def test_a_dropped_export_restores_its_recipe(depthbook_server, browser, artifacts_dir):
+    # An export made elsewhere: the depth-threshold recipe with its cut moved to keep 23 %.
+    client = Client(Server(depthbook_server.process, depthbook_server.port, depthbook_server.data_dir))
+    client.ok("hello", protocol=1)
+    opened = client.ok("openNotebook", name="depth-threshold")
+    mask = next(c for c in opened["notebook"]["cells"] if c.get("effect") == "threshold")
+    client.ok("setParams", cell=mask["id"], params={"percentile": 23}, seq=1)
+    exported = client.ok("export", cell="result", format="jpeg", timeout=180)
+    client.close()
+    with urllib.request.urlopen(depthbook_server.base_url + exported["url"], timeout=60) as reply:
+        jpeg = reply.read()
+
+    open_notebook(browser, depthbook_server.base_url, "depth-threshold")
+    mask_id = cell_with_param(browser, "percentile")
+    assert slider_value(browser, mask_id, "percentile") != 23
+    drop_files(browser, [("depth-threshold-result.jpg", jpeg, "image/jpeg")])
+    question = answer_dialog(browser, "recipe")
+    assert "recipe" in question.lower() and "depth-threshold-result.jpg" in question
+    wait_for("the restored cut", lambda: slider_value(browser, mask_id, "percentile") == 23)
+    settled_frame(browser, mask_id)
+    assert photo_name(browser) == "depth-threshold-result.jpg"
+    screenshot(browser, artifacts_dir, "restored-recipe")
