@@ -18,7 +18,8 @@ export class AppToolbar extends HTMLElement {
             type: 'button', onclick: () => { if (this.picker.value) location.assign(`/n/${encodeURIComponent(this.picker.value)}`); },
         }, 'Open');
         this.runAll = h('button', { type: 'button', class: 'run-all', onclick: () => session.runAll() }, 'Run all');
-        this.saveButton = h('button', { type: 'button', class: 'save-share', onclick: () => this.save() }, 'Save & copy link');
+        this.saveButton = h('button', { type: 'button', class: 'save-share', onclick: () => this.save() },
+            'Save', h('span', { class: 'long-text', text: ' & copy link' }));
         const linkId = uniqueId('share');
         this.link = h('input', { id: linkId, class: 'share-link', type: 'text', readonly: true, size: 28, placeholder: 'not saved yet' });
         this.saveState = h('span', { class: 'save-state' });

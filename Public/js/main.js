@@ -10,6 +10,7 @@ import { AppToolbar } from './app-toolbar.js';
 import { Presenter } from './presenter.js';
 import { PhotoIntake } from './photo-intake.js';
 import { installFileDrop } from './file-drop.js';
+import './pinned-output.js';
 import './widgets/zoom-dialog.js';
 
 function targetFromPath(pathname) {
@@ -23,6 +24,7 @@ const session = new NotebookSession(socket, store, targetFromPath(location.pathn
 const view = document.querySelector('db-notebook').attach(session, store);
 const presenter = new Presenter(view);
 document.querySelector('db-toolbar').attach(session, presenter);
+document.querySelector('db-pinned').attach(session);
 // A photo, a depth map or an export dropped anywhere on the page.
 installFileDrop(new PhotoIntake(session), session);
 

@@ -99,6 +99,7 @@ export class NotebookView extends HTMLElement {
                 move: (id, delta) => this.move(id, delta),
                 remove: (id) => this.remove(id),
                 toggle: (id, collapsed) => this.toggle(id, collapsed),
+                pin: (id) => document.querySelector('db-pinned')?.toggle(id),
             },
         });
     }
@@ -125,7 +126,7 @@ export class NotebookView extends HTMLElement {
         if (from < 0 || to < 0 || to >= draft.cells.length) return;
         const [cell] = draft.cells.splice(from, 1);
         draft.cells.splice(to, 0, cell);
-        this.submit(draft, cellId, () => this.querySelector(`db-cell[data-cell="${CSS.escape(cellId)}"] .${delta < 0 ? 'cell-up' : 'cell-down'}`)?.focus());
+        this.submit(draft, cellId, () => this.querySelector(`db-cell[data-cell="${CSS.escape(cellId)}"] .cell-menu summary`)?.focus());
     }
 
     remove(cellId) {

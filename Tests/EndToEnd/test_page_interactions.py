@@ -85,12 +85,15 @@ def test_add_collapse_move_and_remove_a_cell(depthbook_server, browser):
     card = browser.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{added[0]}"]')
     click_in_place(browser, card.find_element(By.CSS_SELECTOR, "button.cell-toggle"))
     assert card.find_element(By.CSS_SELECTOR, ".cell-body").get_attribute("hidden") is not None
+    # Moving and removing sit in the cell's one actions menu.
+    click_in_place(browser, card.find_element(By.CSS_SELECTOR, ".cell-menu summary"))
     click_in_place(browser, card.find_element(By.CSS_SELECTOR, "button.cell-up"))
     wait_for("the cell to move up", lambda: cell_ids(browser) == before[:-1] + [added[0], before[-1]])
     moved = browser.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{added[0]}"]')
     assert "collapsed" in moved.get_attribute("class"), "moving the cell forgot that it was collapsed"
 
     # Remove it again.
+    click_in_place(browser, moved.find_element(By.CSS_SELECTOR, ".cell-menu summary"))
     click_in_place(browser, moved.find_element(By.CSS_SELECTOR, "button.cell-remove"))
     wait_for("the cell to go", lambda: cell_ids(browser) == before)
 

@@ -41,11 +41,27 @@ export class CellCard extends HTMLElement {
                 actions.toggle(cell.id, nowCollapsed);
             },
         }, '▾');
-        const tools = editable ? [
-            h('button', { type: 'button', class: 'cell-up', disabled: index === 0, 'aria-label': `Move cell ${cell.id} up`, onclick: () => actions.move(cell.id, -1) }, '↑'),
-            h('button', { type: 'button', class: 'cell-down', disabled: index === count - 1, 'aria-label': `Move cell ${cell.id} down`, onclick: () => actions.move(cell.id, 1) }, '↓'),
-            h('button', { type: 'button', class: 'cell-remove', 'aria-label': `Remove cell ${cell.id}`, onclick: () => actions.remove(cell.id) }, '✕'),
-        ] : [];
+        // The cell's actions behind one button (one tab stop per cell): pin its output, move it, remove it.
+        const hasOutput = cell.kind === 'step' || cell.kind === 'view' || cell.kind === 'photo';
+        const close = () => { menu.open = false; };
+        const item = (props, text) => h('button', { type: 'button', role: 'menuitem', ...props,
+            onclick: (event) => { close(); props.onclick(event); } }, text);
+        const items = [
+            hasOutput ? item({ class: 'cell-pin', onclick: () => actions.pin(cell.id) }, 'Pin output (keep it in view)') : null,
+            editable ? item({ class: 'cell-up', disabled: index === 0, onclick: () => actions.move(cell.id, -1) }, 'Move up') : null,
+            editable ? item({ class: 'cell-down', disabled: index === count - 1, onclick: () => actions.move(cell.id, 1) }, 'Move down') : null,
+            editable ? item({ class: 'cell-remove', onclick: () => actions.remove(cell.id) }, 'Remove cell') : null,
+        ].filter(Boolean);
+        const menu = h('details', { class: 'cell-menu' },
+            h('summary', { 'aria-label': `Actions for cell ${cell.id}`, title: 'Cell actions' }, '⋯'),
+            h('div', { class: 'cell-menu-items', role: 'menu', 'aria-label': `Actions for cell ${cell.id}` }, ...items));
+        menu.addEventListener('keydown', (event) => {
+            if (event.key === 'Escape' && menu.open) {
+                close();
+                menu.querySelector('summary').focus();
+            }
+        });
+        const tools = items.length ? [menu] : [];
         this.errorLine = h('div', { class: 'cell-error', role: 'alert', hidden: true });
         this.body = h('div', { class: 'cell-body', id: bodyId }, content);
         this.replaceChildren(
