@@ -57,9 +57,23 @@ export class AppToolbar extends HTMLElement {
         if (this.session.bundled.some((notebook) => notebook.name === current)) this.picker.value = current;
     }
 
-    showStatus({ text, tone }) {
-        this.connection.textContent = text;
+    /** The status line; while the connection is lost it counts down to the next try and offers one now. */
+    showStatus({ text, tone, retryAt }) {
+        clearInterval(this.countdown);
         this.connection.dataset.tone = tone ?? '';
+        if (!retryAt) {
+            this.connection.textContent = text;
+            return;
+        }
+        const retry = h('button', { type: 'button', class: 'retry-now', onclick: () => this.session.retryNow() }, 'Retry now');
+        const left = h('span', { class: 'retry-countdown' });
+        const tick = () => {
+            const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+            left.textContent = seconds > 0 ? ` Reconnecting in ${seconds} s… ` : ' Reconnecting… ';
+        };
+        tick();
+        this.countdown = setInterval(tick, 250);
+        this.connection.replaceChildren(text, left, retry);
     }
 
     showSaveState() {

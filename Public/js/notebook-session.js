@@ -574,13 +574,19 @@ export class NotebookSession extends EventTarget {
         this.store.save({ notebook: this.notebook, photo: this.photo, shared: this.shared, seq: this.seq, path: location.pathname });
     }
 
-    status(text, tone) {
-        this.dispatchEvent(new CustomEvent('status', { detail: { text, tone } }));
+    status(text, tone, extra = {}) {
+        this.dispatchEvent(new CustomEvent('status', { detail: { text, tone, ...extra } }));
     }
 
-    describeConnection({ state, retryInMs }) {
+    /** The connection's state for people; while lost, `retryAt` lets the toolbar count down and offer a retry. */
+    describeConnection({ state, retryAt }) {
         if (state === 'connecting') this.status('Connecting…', 'busy');
-        else if (state === 'reconnecting') this.status('Reconnecting…', 'busy');
-        else if (state === 'lost') this.status(`Connection lost. Reconnecting in ${Math.round(retryInMs / 100) / 10} s…`, 'error');
+        else if (state === 'reconnecting') this.status('Reconnecting…', 'busy', { reconnecting: true });
+        else if (state === 'lost') this.status('Connection lost.', 'error', { retryAt });
+    }
+
+    /** Reconnects now rather than after the backoff. */
+    retryNow() {
+        this.socket.retryNow();
     }
 }

@@ -1,7 +1,10 @@
 """Sessions come back: a refresh in the middle of a slider drag resumes the same server session with the
 dragged value; a server that goes away and returns is reconnected to by itself, saying so, and the edited
 notebook is restored on the new session."""
+import re
+
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import start_depthbook, stop_depthbook
@@ -48,8 +51,16 @@ def test_lost_server_reconnects_and_restores(depthbook_bin, tmp_path, browser, a
 
         stop_depthbook(server)
         wait_for("the page to say the connection was lost", lambda: "lost" in connection_text(browser).lower())
+        # It counts down to the next try (never more than 2 s away) and offers to try at once.
+        wait_for("a countdown", lambda: re.search(r"Reconnecting in [12] s", connection_text(browser)))
+        assert browser.find_elements(By.CSS_SELECTOR, "db-toolbar button.retry-now"), "no 'Retry now'"
         screenshot(browser, artifacts_dir, "connection-lost")
         server = start_depthbook(depthbook_bin, tmp_path / "data", tmp_path / "serve.log", port=server.port)
+        for button in browser.find_elements(By.CSS_SELECTOR, "db-toolbar button.retry-now"):
+            try:
+                button.click()
+            except Exception:  # it may have reconnected (and the button gone) already
+                pass
 
         wait_for("the page to say it reconnected", lambda: "Reconnected" in connection_text(browser))
         assert slider_value(browser, mask, "percentile") == edited, "the edit was lost with the server"
