@@ -4,6 +4,7 @@
  * and the connection status, which says when the connection is lost and when it is back.
  */
 import { h, uniqueId } from './dom.js';
+import { ask } from './widgets/ask-dialog.js';
 
 export class AppToolbar extends HTMLElement {
     /**
@@ -40,6 +41,7 @@ export class AppToolbar extends HTMLElement {
                 this.runAll,
                 this.shareField = h('div', { class: 'field share-field' }, this.saveButton, h('label', { for: linkId, class: 'visually-hidden', text: 'Share link' }), this.link),
                 this.saveState,
+                this.revertButton = h('button', { type: 'button', class: 'revert', hidden: true, onclick: () => this.revert() }, 'Revert'),
                 this.presenterButton),
             this.connection,
             this.readOnlyNote,
@@ -88,7 +90,26 @@ export class AppToolbar extends HTMLElement {
         else if (shared) this.saveState.textContent = 'Saved.';
         else if (edited) this.saveState.textContent = 'Unsaved changes.';
         else this.saveState.textContent = '';
+        // An edited notebook (this tab's, or a session resumed with its edits) can go back to the original.
+        this.revertButton.hidden = !(canEdit && edited);
+        this.revertButton.title = shared ? 'Back to the saved version of this link' : 'Back to the notebook as it ships';
         this.fillPicker();
+    }
+
+    async revert() {
+        const answer = await ask({
+            title: 'Revert to the original?',
+            message: this.session.shared
+                ? 'Your changes to this notebook go, and the saved version of this link comes back. The photo you chose stays.'
+                : 'Your changes to this notebook go, and it comes back as it ships with Depthbook. The photo you chose stays.',
+            answers: [{ value: 'revert', label: 'Revert' }],
+        });
+        if (answer !== 'revert') return;
+        try {
+            await this.session.revert();
+        } catch (error) {
+            this.session.status(`Reverting failed: ${error.message}`, 'error');
+        }
     }
 
     async save() {

@@ -167,7 +167,8 @@ export class NotebookSession extends EventTarget {
         const kept = this.photos.current;
         if (isBundled && kept && stableStringify(kept.reference) !== stableStringify(result.notebook.photo)) {
             try {
-                await this.openPhoto(kept.reference, kept.name);
+                // Your photo under a notebook as it ships is not an edit of the notebook.
+                await this.openPhoto(kept.reference, kept.name, { edits: false });
                 return;
             } catch (error) {
                 if (kept.reference.upload) this.photos.forget(kept.reference.upload);
@@ -175,6 +176,15 @@ export class NotebookSession extends EventTarget {
             }
         }
         this.runAll();
+    }
+
+    /** Drops this tab's edits: the notebook of the address opens again as saved or as it ships. */
+    async revert() {
+        const target = this.shared ?? this.target;
+        this.store.save({ notebook: null, edited: false });
+        await this.open(target);
+        this.setEdited(false);
+        this.status('Reverted to the original notebook.', 'ok');
     }
 
     /** Puts a notebook edited before a refresh or a lost session back on a fresh server session. */
@@ -522,13 +532,14 @@ export class NotebookSession extends EventTarget {
         return (await postUpload('/api/upload', file)).upload;
     }
 
-    async openPhoto(reference, name = null) {
+    /** Opens a photo under the notebook; `edits` says whether that counts as a change to the notebook. */
+    async openPhoto(reference, name = null, { edits = true } = {}) {
         const result = await this.socket.request('openPhoto', { photo: reference });
         this.photos.use(reference, name ?? this.photoName(reference));
         this.forgetPhotoState();
         this.photo = result.photo;
         this.notebook = { ...this.notebook, photo: reference };
-        this.setEdited(true);
+        if (edits) this.setEdited(true);
         this.persist();
         this.dispatchEvent(new CustomEvent('notebook'));
         this.runAll();
@@ -547,8 +558,8 @@ export class NotebookSession extends EventTarget {
         return url;
     }
 
-    exportCell(cellId, format, onProgress) {
-        return this.socket.request('export', { cell: cellId, format }, { onProgress });
+    exportCell(cellId, format, onProgress, options = {}) {
+        return this.socket.request('export', { cell: cellId, format, ...options }, { onProgress });
     }
 
     // MARK: Bookkeeping

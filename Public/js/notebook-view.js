@@ -59,6 +59,7 @@ export class NotebookView extends HTMLElement {
             const effect = this.session.catalog.get(cell.effect);
             for (const descriptor of effect?.parameters ?? []) {
                 const control = card?.querySelector(`db-param[data-param="${CSS.escape(descriptor.name)}"]`);
+                if (control && cell.params?.[descriptor.name] === undefined && control.leaveToPhoto()) continue;
                 const value = cell.params?.[descriptor.name] ?? descriptor.default;
                 if (control && stableStringify(control.value) !== stableStringify(value)) control.setValue(value);
             }

@@ -8,6 +8,7 @@ import { choicesFor, previewTarget } from '../notebook-graph.js';
 import { referencePicker } from './reference-picker.js';
 import { OutputPanel } from './output-panel.js';
 import { ParamControl } from '../widgets/param-control.js';
+import { LoopPlayer } from '../widgets/loop-player.js';
 
 export class StepCell extends HTMLElement {
     /**
@@ -80,7 +81,9 @@ export class StepCell extends HTMLElement {
             onPick: (effect.parameters ?? []).some((descriptor) => descriptor.type === 'point') ? (point) => this.pick(point) : null,
         });
         this.picking = null;
-        this.replaceChildren(summary, inputs, params, this.output);
+        // An animated effect (Wiggle) can also play its loop here.
+        const loop = effect.animated && session.canRender ? new LoopPlayer().attach(session, cell.id) : null;
+        this.replaceChildren(summary, inputs, params, loop, this.output);
         return this;
     }
 

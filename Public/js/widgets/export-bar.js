@@ -1,8 +1,9 @@
 /**
  * `<db-export>`: export buttons for a cell (full-resolution JPEG with depth, mask PNG, GIF and MP4 for
- * effects that animate) with a progress bar fed by the server's `progress` events, and a download link when done.
+ * effects that animate, with their frame count and width) with a progress bar fed by the server's `progress`
+ * events (one per rendered frame of a loop, so it moves with the work) and a download link when done.
  */
-import { h, formatBytes } from '../dom.js';
+import { h, formatBytes, uniqueId } from '../dom.js';
 
 const LABELS = { jpeg: 'Export JPEG', png: 'Export PNG', gif: 'Export GIF', mp4: 'Export MP4' };
 
@@ -21,19 +22,48 @@ export class ExportBar extends HTMLElement {
             type: 'button', class: 'export-button', dataset: { format },
             onclick: () => this.run(format),
         }, LABELS[format] ?? `Export ${format}`));
-        this.replaceChildren(...this.buttons, this.progress, this.result);
+        // A loop's size: frames and width, within the server's limits (from `hello`).
+        const limits = session.limits ?? {};
+        const loops = formats.some((format) => format === 'gif' || format === 'mp4');
+        const number = (name, label, range, value, unit) => {
+            const id = uniqueId(name);
+            const input = h('input', { type: 'number', id, class: `export-${name}`, min: range?.min ?? 2, max: range?.max ?? 120, step: 1, value });
+            return [input, h('span', { class: 'field' }, h('label', { for: id, text: label }), input, unit ? h('span', { class: 'param-unit', text: unit }) : null)];
+        };
+        let options = null;
+        if (loops) {
+            const [frames, framesField] = number('frames', 'Frames', limits.exportFrames, limits.defaultExportFrames ?? 12, '');
+            const [width, widthField] = number('width', 'Width', limits.exportWidth, limits.defaultExportWidth ?? 480, 'px');
+            this.frames = frames;
+            this.width = width;
+            options = h('span', { class: 'export-options' }, framesField, widthField);
+        }
+        this.replaceChildren(...this.buttons, options, this.progress, this.result);
         return this;
+    }
+
+    /** The loop options as the request sends them, clamped to the server's limits. */
+    loopOptions(format) {
+        if ((format !== 'gif' && format !== 'mp4') || !this.frames) return {};
+        const clamp = (input) => Math.round(Math.min(Number(input.max), Math.max(Number(input.min), Number(input.value) || Number(input.min))));
+        this.frames.value = clamp(this.frames);
+        this.width.value = clamp(this.width);
+        return { frames: Number(this.frames.value), width: Number(this.width.value) };
     }
 
     async run(format) {
         for (const button of this.buttons) button.disabled = true;
         this.progress.hidden = false;
         this.progress.removeAttribute('value');
-        this.result.replaceChildren(`Exporting ${format.toUpperCase()}…`);
+        const options = this.loopOptions(format);
+        const what = options.frames ? `${format.toUpperCase()}, ${options.frames} frames ${options.width} px wide` : format.toUpperCase();
+        this.result.replaceChildren(`Exporting ${what}…`);
         try {
             const result = await this.session.exportCell(this.cellId, format, (fraction) => {
-                if (Number.isFinite(fraction)) this.progress.value = Math.min(1, Math.max(0, fraction));
-            });
+                if (!Number.isFinite(fraction)) return;
+                this.progress.value = Math.min(1, Math.max(0, fraction));
+                this.result.replaceChildren(`Exporting ${what}… ${Math.round(this.progress.value * 100)} %`);
+            }, options);
             this.progress.value = 1;
             const name = String(result.url).split('/').pop();
             const link = h('a', { href: result.url, download: name, text: `Download ${name}` });

@@ -66,10 +66,20 @@ export class ParamControl extends HTMLElement {
 
     /** Shows the value the server picked from the photo, while the user has not set one. */
     showChosen(value) {
+        this.lastChosen = value;
         if (!this.fromPhoto) return;
         this.setValue(value);
         this.chosenTag.hidden = false;
         this.dataset.chosen = String(value);
+    }
+
+    /** The notebook no longer sets this parameter (reverted, or reset elsewhere): the photo's value again. */
+    leaveToPhoto() {
+        if (!this.descriptor.fromPhoto) return false;
+        this.fromPhoto = true;
+        this.chosenTag.hidden = false;
+        if (this.lastChosen !== undefined) this.showChosen(this.lastChosen);
+        return true;
     }
 
     buildNumber(id, label, describedBy) {
