@@ -1,6 +1,6 @@
 /**
  * Depthbook's page: wires the socket, the session, the notebook view, the toolbar and presenter mode.
- * The notebook to open comes from the address: `/n/<name or saved id>`; `/` opens the default notebook.
+ * The notebook to open comes from the address: `/n/<name or saved id>`; `/` is the start page listing them.
  */
 import { StudioSocket } from './studio-socket.js';
 import { SessionStore } from './session-store.js';
@@ -10,6 +10,7 @@ import { AppToolbar } from './app-toolbar.js';
 import { Presenter } from './presenter.js';
 import { PhotoIntake } from './photo-intake.js';
 import { installFileDrop } from './file-drop.js';
+import { StartPage } from './start-page.js';
 import './pinned-output.js';
 import './widgets/zoom-dialog.js';
 
@@ -18,26 +19,36 @@ function targetFromPath(pathname) {
     return match ? decodeURIComponent(match[1]) : '';
 }
 
-const store = new SessionStore();
-const socket = new StudioSocket(StudioSocket.urlFor(location));
-const session = new NotebookSession(socket, store, targetFromPath(location.pathname));
-const view = document.querySelector('db-notebook').attach(session, store);
-const presenter = new Presenter(view);
-document.querySelector('db-toolbar').attach(session, presenter);
-document.querySelector('db-pinned').attach(session);
-// A photo, a depth map or an export dropped anywhere on the page.
-installFileDrop(new PhotoIntake(session), session);
+if (location.pathname === '/') {
+    // The start page: every notebook, with its output on your photo.
+    document.querySelector('.app-bar').hidden = true;
+    document.querySelector('main').replaceChildren(new StartPage().attach());
+} else {
+    openNotebookPage();
+}
 
-// Bigger pictures (presenter mode, a wider window) want wider frames.
-let resizeTimer = null;
-const rerender = () => {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => session.runAll(), 250);
-};
-presenter.addEventListener('change', rerender);
-window.addEventListener('resize', rerender);
+function openNotebookPage() {
+    const store = new SessionStore();
+    const socket = new StudioSocket(StudioSocket.urlFor(location));
+    const session = new NotebookSession(socket, store, targetFromPath(location.pathname));
+    const view = document.querySelector('db-notebook').attach(session, store);
+    const presenter = new Presenter(view);
+    document.querySelector('db-toolbar').attach(session, presenter);
+    document.querySelector('db-pinned').attach(session);
+    // A photo, a depth map or an export dropped anywhere on the page.
+    installFileDrop(new PhotoIntake(session), session);
 
-// A refresh mid-drag must not lose the value being dragged.
-window.addEventListener('pagehide', () => session.persistNow());
+    // Bigger pictures (presenter mode, a wider window) want wider frames.
+    let resizeTimer = null;
+    const rerender = () => {
+        clearTimeout(resizeTimer);
+        resizeTimer = setTimeout(() => session.runAll(), 250);
+    };
+    presenter.addEventListener('change', rerender);
+    window.addEventListener('resize', rerender);
 
-socket.connect();
+    // A refresh mid-drag must not lose the value being dragged.
+    window.addEventListener('pagehide', () => session.persistNow());
+
+    socket.connect();
+}

@@ -62,3 +62,37 @@ def test_a_dropped_export_restores_its_recipe(depthbook_server, browser, artifac
     settled_frame(browser, mask_id)
     assert photo_name(browser) == "depth-threshold-result.jpg"
     screenshot(browser, artifacts_dir, "restored-recipe")
+
+
+def thumbnails(driver) -> dict[str, tuple[str, int, int]]:
+    return driver.execute_script("""
+        const out = {};
+        for (const card of document.querySelectorAll('db-start li.start-card')) {
+            const thumb = card.querySelector('.start-thumb'), img = thumb.querySelector('img');
+            out[card.dataset.notebook] = [thumb.dataset.state, img ? img.naturalWidth : 0, img ? img.naturalHeight : 0];
+        }
+        return out;""")
+
+
+def test_the_start_page_shows_every_notebook_on_your_photo(depthbook_server, browser, artifacts_dir):
+    """`/` lists the bundled notebooks with a thumbnail of each one's output: on the sample first, then on
+    the photo this browser used last."""
+    browser.get(depthbook_server.base_url + "/")
+    done = wait_for("every thumbnail", lambda: (t := thumbnails(browser)) and all(s != "rendering" for s, _, _ in t.values()) and t,
+                    timeout=180)
+    assert len(done) >= 10 and "depth-threshold" in done, sorted(done)
+    assert all(state == "ready" and width == 320 for state, width, _ in done.values()), done
+    browser.find_element(By.CSS_SELECTOR, "li.start-card[data-notebook='darken'] a").click()
+    wait_for("the notebook the card links to", lambda: "/n/darken" in browser.current_url)
+
+    drop_files(browser, [(PUG.name, PUG.read_bytes(), "image/heic")])
+    wait_for("the dropped photo to open", lambda: photo_facts(browser).get("width") == 4032)
+    browser.get(depthbook_server.base_url + "/")
+    wait_for("the start page to name your photo", lambda: PUG.name in browser.find_element(By.CSS_SELECTOR, "db-start").text)
+    done = wait_for("every thumbnail on the pug", lambda: (t := thumbnails(browser)) and all(s != "rendering" for s, _, _ in t.values()) and t,
+                    timeout=240)
+    # The pug is 4:3 landscape (the sample is 3:4 portrait): a 320-px thumbnail of it is 240 px high.
+    on_pug = {name: (w, h) for name, (state, w, h) in done.items() if state == "ready"}
+    assert on_pug.get("depth-threshold") == (320, 240), done
+    assert len(on_pug) >= 10, done
+    screenshot(browser, artifacts_dir, "start-page-your-photo")
