@@ -1,0 +1,59 @@
+"""Your own photo in Firefox ESR (over WebDriver BiDi): a file dropped through a DataTransfer opens, an exported
+JPEG dropped back restores its recipe's moved slider, and at a phone's 390×844 nothing scrolls sideways and the
+toolbar stays under 15 % of the height."""
+import urllib.request
+
+from conftest import PHOTOS_DIR
+from page_support import cell_with_param, connection_text, drop_files, photo_facts, wait_for
+from test_server_support import Client, Server
+
+PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
+
+
+def click_answer(browser, answer: str) -> str:
+    """Clicks `answer` in the page's question dialog (BiDi has no element lookup: through the page)."""
+    return wait_for(f"the question (answer {answer!r})", lambda: browser.execute_script("""
+        const dialog = document.querySelector('dialog.ask-dialog[open]');
+        const button = dialog?.querySelector(`button[data-answer='${arguments[0]}']`);
+        if (!button) return null;
+        const text = dialog.textContent;
+        button.click();
+        return text;""", answer))
+
+
+def percentile_of(browser, cell: str) -> float:
+    return float(browser.execute_script(
+        "return document.querySelector(`db-cell[data-cell='${arguments[0]}'] db-param[data-param=percentile] input[type=range]`).value", cell))
+
+
+def test_dropped_files_in_firefox(depthbook_server, firefox):
+    client = Client(Server(depthbook_server.process, depthbook_server.port, depthbook_server.data_dir))
+    client.ok("hello", protocol=1)
+    opened = client.ok("openNotebook", name="depth-threshold")
+    mask = next(c for c in opened["notebook"]["cells"] if c.get("effect") == "threshold")
+    client.ok("setParams", cell=mask["id"], params={"percentile": 27}, seq=1)
+    exported = client.ok("export", cell="result", format="jpeg", timeout=180)
+    client.close()
+    with urllib.request.urlopen(depthbook_server.base_url + exported["url"], timeout=60) as reply:
+        jpeg = reply.read()
+
+    firefox.get(f"{depthbook_server.base_url}/n/depth-threshold")
+    wait_for("the connection", lambda: "Connected" in connection_text(firefox))
+    assert "Firefox/" in firefox.execute_script("return navigator.userAgent")
+    mask_id = cell_with_param(firefox, "percentile")
+    drop_files(firefox, [("result.jpg", jpeg, "image/jpeg")])
+    assert "result.jpg" in click_answer(firefox, "recipe")
+    wait_for("the restored cut", lambda: percentile_of(firefox, mask_id) == 27)
+
+    drop_files(firefox, [(PUG.name, PUG.read_bytes(), "image/heic")])
+    wait_for("the dropped photo", lambda: photo_facts(firefox).get("width") == 4032)
+
+
+def test_phone_width_in_firefox(depthbook_server, firefox):
+    firefox.command("browsingContext.setViewport", {"context": firefox.context, "viewport": {"width": 390, "height": 844}})
+    firefox.get(f"{depthbook_server.base_url}/n/depth-threshold")
+    wait_for("the connection", lambda: "Connected" in connection_text(firefox))
+    width, inner, bar, height = firefox.execute_script(
+        "return [document.scrollingElement.scrollWidth, innerWidth, document.querySelector('.app-bar').getBoundingClientRect().height, innerHeight]")
+    assert inner == 390 and width <= inner, f"{width} px of page in a {inner} px window"
+    assert bar <= 0.15 * height, f"the toolbar takes {bar:.0f} of {height} px"
