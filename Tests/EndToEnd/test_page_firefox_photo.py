@@ -48,6 +48,33 @@ def test_dropped_files_in_firefox(depthbook_server, firefox):
     drop_files(firefox, [(PUG.name, PUG.read_bytes(), "image/heic")])
     wait_for("the dropped photo", lambda: photo_facts(firefox).get("width") == 4032)
 
+    # Another notebook opens on the same photo.
+    firefox.get(f"{depthbook_server.base_url}/n/darken")
+    wait_for("the darken notebook on the kept photo", lambda: photo_facts(firefox).get("width") == 4032
+             and firefox.execute_script("return location.pathname") == "/n/darken")
+
+
+def test_a_pinned_output_follows_another_slider_in_firefox(depthbook_server, firefox):
+    firefox.get(f"{depthbook_server.base_url}/n/depth-threshold")
+    wait_for("the connection", lambda: "Connected" in connection_text(firefox))
+    mask = cell_with_param(firefox, "percentile")
+    firefox.execute_script("""
+        const card = document.querySelector("db-cell[data-cell='result']");
+        card.querySelector('.cell-menu summary').click();
+        card.querySelector('button.cell-pin').click();""")
+
+    def pinned():
+        return firefox.execute_script("""
+            const p = document.querySelector('db-pinned:not([hidden]) db-preview[data-reference=result]');
+            return p && p.dataset.state === 'ready' ? [Number(p.dataset.seq), Number(p.dataset.bytes)] : null;""")
+    before = wait_for("the pinned output", pinned)
+    firefox.execute_script(
+        "const r = document.querySelector(`db-cell[data-cell='${arguments[0]}'] db-param[data-param=percentile] input[type=range]`);"
+        "r.scrollIntoView({block: 'center'}); r.focus();", mask)
+    firefox.press(*["ArrowLeft"] * 12)
+    after = wait_for("the pinned output to follow", lambda: (now := pinned()) and now[0] > before[0] and now[1] != before[1] and now)
+    assert after[1] != before[1]
+
 
 def test_phone_width_in_firefox(depthbook_server, firefox):
     firefox.command("browsingContext.setViewport", {"context": firefox.context, "viewport": {"width": 390, "height": 844}})

@@ -37,6 +37,21 @@ def test_phone_width_has_no_sideways_scroll_and_a_compact_toolbar(depthbook_serv
     assert not small, f"controls smaller than 44 px: {small}"
     screenshot(driver, artifacts_dir, "phone-390")
 
+    # A thumb drags the percentile slider: touch down on its knob, slide left, lift.
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    control = slider(driver, mask, "percentile")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", control)
+    before = float(control.get_attribute("value"))
+    box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]", control)
+    x = box[0] + box[2] * before / 100
+    y = box[1] + box[3] / 2
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 9):
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x - 4 * step, "y": y}]})
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    (after,) = wait_for("the slider to follow the thumb", lambda: (v := float(control.get_attribute("value"))) < before and (v,))
+    assert 0 < after < before, f"the thumb moved the slider from {before} to {after}"
+
 
 def test_a_pinned_output_follows_a_drag_in_another_cell(depthbook_server, browser, artifacts_dir):
     open_notebook(browser, depthbook_server.base_url, "depth-threshold")
