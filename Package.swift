@@ -44,13 +44,20 @@ let package = Package(
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
+        // dlib's frontal face detector (Debian's libdlib-dev; its BLAS and LAPACK linked as dlib's own build
+        // expects) behind a small C interface.
+        .target(
+            name: "CDlibFaces",
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas")]
+        ),
+
         // Pure Swift: pixels, planes, the photo model, recipes and filters. No C, no I/O, no JSON.
         .target(name: "DepthbookEngine", swiftSettings: swiftSettings),
         // Files in and out: HEIC, JPEG (with MPF depth and mattes), PNG, XMP; bundled sample generation.
         .target(
             name: "DepthbookCodecs",
             dependencies: [
-                "DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG", "CGif", "CAVCodec",
+                "DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG", "CGif", "CAVCodec", "CDlibFaces",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -108,5 +115,6 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -6,7 +6,8 @@ set -euo pipefail
 mode=${1:-run}
 
 apt_packages=(libheif-dev libturbojpeg0-dev libwebsockets-dev libpng-dev libgif-dev pkg-config
-              libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
+              libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
+              libdlib-dev libblas-dev liblapack-dev)
 if [ "$mode" = test ]; then
     apt_packages+=(chromium chromium-driver firefox-esr libimage-exiftool-perl nginx-light openssl ffmpeg postgresql)
 fi
@@ -25,7 +26,7 @@ fi
 if [ "$mode" = test ]; then
     python3 - <<'PY' || python3 -m pip install -q -r "$(dirname "$0")/../Tests/requirements.txt"
 import importlib, sys
-for m in ("numpy", "scipy", "pytest", "pytest_timeout", "selenium", "websockets", "PIL"):
+for m in ("numpy", "scipy", "pytest", "pytest_timeout", "selenium", "websockets", "PIL", "skimage"):
     importlib.import_module(m)
 PY
 fi

@@ -40,6 +40,8 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
         public var y: Double
         public var w: Double
         public var h: Double
+        /// true when the face detector found it; absent for faces the file names.
+        public var detected: Bool?
     }
 
     public var width: Int
@@ -67,7 +69,7 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
                                       cx: c.cx, cy: c.cy, lensDistortion: c.hasLensDistortion,
                                       lensDistortionPercent: LensDistortionModel(c).map { ($0.largestMagnification * 1e4).rounded() / 100 })
         }
-        faces = photo.faces.isEmpty ? nil : photo.faces.map { Face(x: $0.x, y: $0.y, w: $0.width, h: $0.height) }
+        faces = photo.faces.isEmpty ? nil : photo.faces.map { Face(x: $0.x, y: $0.y, w: $0.width, h: $0.height, detected: $0.detected ? true : nil) }
     }
 
     /// The facts as compact JSON text with keys in a stable order.

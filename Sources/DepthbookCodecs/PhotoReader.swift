@@ -45,6 +45,10 @@ public enum PhotoReader {
         if let depthMapData {
             photo.depth = try SeparateDepthMap.read(depthMapData, for: photo.image, limits: limits)
         }
+        // A photo whose file names no face (HEIC selfies never do) gets the faces found in the picture.
+        if !photo.faces.contains(where: { $0.type.lowercased() == "face" }) {
+            photo.faces += FaceDetector.faces(in: photo.image)
+        }
         return photo
     }
 

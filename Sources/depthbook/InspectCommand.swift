@@ -50,7 +50,9 @@ struct InspectCommand: ParsableCommand {
                 + (c.lensDistortionPercent.map { $0 == 0 ? ", lens described as distortion-free" : ", lens distortion up to \($0) %" }
                     ?? (c.lensDistortion ? ", lens distortion" : "")))
         }
-        for face in f.faces ?? [] { lines.append("face: x \(face.x) y \(face.y) w \(face.w) h \(face.h)") }
+        for face in f.faces ?? [] {
+            lines.append("face: x \(face.x) y \(face.y) w \(face.w) h \(face.h)" + (face.detected == true ? " (detected)" : " (from the file)"))
+        }
         for a in photo.auxiliary { lines.append("auxiliary: \(a.kind) \(a.width)×\(a.height)\(a.urn.map { " \($0)" } ?? "")") }
         return lines.joined(separator: "\n")
     }
