@@ -76,6 +76,17 @@ struct DepthEffectsTests {
         #expect(abs(out.samples[w * 3] - out.samples[w * 3 + 1]) < 1e-4 && abs(out.samples[w * 3 + 1] - out.samples[w * 3 + 2]) < 1e-4)
     }
 
+    /// Raw depth to filtered: the sample's holes are filled, and every valid value stays as it was.
+    @Test func holeFillFillsHolesAndKeepsValidDepth() throws {
+        let raw = try S.floats(try Self.photo(), S.notebook([]), "photo.depth", width: Self.width)
+        let holes = raw.samples.filter(\.isNaN).count
+        #expect(holes > 0, "the sample has holes to fill")
+        let filled = try Self.run("holeFill", ["depth": "photo.depth"])
+        #expect(filled.samples.count == raw.samples.count)
+        #expect(filled.samples.allSatisfy { !$0.isNaN })
+        #expect(zip(raw.samples, filled.samples).allSatisfy { $0.isNaN || $0 == $1 })
+    }
+
     @Test func darkeningKeepsThePowerZeroPhotoAndDarkensTheWallMost() throws {
         let image = try Self.image()
         let none = try Self.run("darkenByDisparity", ["image": "photo", "disparity": "photo.disparity"], ["power": .number(0)])

@@ -15,7 +15,7 @@ enum EffectCatalog {
         // Depth as a third dimension (2017 editing and capture talks, 2018 point clouds).
         TapBlendMaskEffect.self, BackgroundEffect.self, DarkenByDisparityEffect.self, DepthOfFieldEffect.self,
         DollyZoomEffect.self, PointCloudEffect.self, WiggleEffect.self, LensCorrectionEffect.self,
-        DepthUpsamplingEffect.self, ZoomCropEffect.self,
+        DepthUpsamplingEffect.self, ZoomCropEffect.self, HoleFillEffect.self,
     ]
 
     private static let byID: [String: any Effect.Type] = Dictionary(

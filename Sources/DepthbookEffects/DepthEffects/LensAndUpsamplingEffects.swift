@@ -108,3 +108,19 @@ struct ZoomCropEffect: Effect {
 }
 
 import func Foundation.pow
+
+/// Holes filled (2018, TrueDepth streaming): raw depth has holes where the camera saw nothing (absorbing or
+/// shiny surfaces, shadows of the projector, far backgrounds); the filtered stream fills them from around.
+/// Push-pull: valid values never change, holes take the mean of the valid values nearest them.
+struct HoleFillEffect: Effect {
+    static let description = EffectDescription(
+        id: "holeFill", title: "Fill depth holes",
+        summary: "Raw depth to filtered: each hole filled from the valid depth around it; valid pixels never change.",
+        output: .plane, inputs: [EffectInput("depth", .plane)], parameters: [])
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        let built = try inputs.built("depth")
+        return BuiltNode(try built.node.applying(HoleFill()), role: built.role == .image ? .mask : built.role)
+    }
+}
+
