@@ -486,9 +486,9 @@ export class NotebookSession extends EventTarget {
      * Uploads a photo (and optionally a separate depth map for it) over HTTP, then opens it.
      * @throws {Error} with the server's message when the upload is refused
      */
-    async uploadPhoto(file, depthFile = null) {
+    async uploadPhoto(file, depthFile = null, { farther = false } = {}) {
         let uploaded = await postUpload('/api/upload', file);
-        if (depthFile) uploaded = await postUpload(`/api/upload?depthFor=${encodeURIComponent(uploaded.upload)}`, depthFile);
+        if (depthFile) uploaded = await postUpload(depthURL(uploaded.upload, farther), depthFile);
         await this.openPhoto({ upload: uploaded.upload }, depthFile ? `${file.name} + ${depthFile.name}` : file.name);
         return uploaded;
     }
@@ -498,9 +498,9 @@ export class NotebookSession extends EventTarget {
         return postUpload('/api/upload', file);
     }
 
-    /** Pairs an uploaded photo with a depth map file, and opens the pair. */
-    async attachDepth(upload, depthFile) {
-        const paired = await postUpload(`/api/upload?depthFor=${encodeURIComponent(upload)}`, depthFile);
+    /** Pairs an uploaded photo with a depth map file (`farther`: its grey is brighter where things are farther), and opens the pair. */
+    async attachDepth(upload, depthFile, { farther = false } = {}) {
+        const paired = await postUpload(depthURL(upload, farther), depthFile);
         await this.openPhoto({ upload: paired.upload }, `${this.photos.nameOf({ upload }) ?? 'photo'} + ${depthFile.name}`);
     }
 
@@ -600,4 +600,9 @@ export class NotebookSession extends EventTarget {
     retryNow() {
         this.socket.retryNow();
     }
+}
+
+/** Where a depth map for an uploaded photo goes; `farther` when its grey is brighter where things are farther. */
+function depthURL(upload, farther) {
+    return `/api/upload?depthFor=${encodeURIComponent(upload)}${farther ? '&brighter=farther' : ''}`;
 }

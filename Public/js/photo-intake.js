@@ -18,15 +18,19 @@ export class PhotoIntake {
         this.session = session;
     }
 
-    /** @param {File[]} files @returns {Promise<string>} what was done, for the status line */
-    async take(files) {
+    /**
+     * @param {File[]} files
+     * @param {{farther?: boolean}} [options] a depth map among them is brighter where things are farther
+     * @returns {Promise<string>} what was done, for the status line
+     */
+    async take(files, { farther = false } = {}) {
         const photos = files.filter(isPhotoFile);
         if (photos.length === 0) throw new Error('drop or choose a HEIC, JPEG or PNG file');
         if (photos.length >= 2) {
             // The depth map is the file that says so in its name, else the second one.
             const depth = photos.find((file) => /depth|disparity/i.test(file.name)) ?? photos[1];
             const photo = photos.find((file) => file !== depth);
-            await this.session.uploadPhoto(photo, depth);
+            await this.session.uploadPhoto(photo, depth, { farther });
             return `Opened ${photo.name} with ${depth.name} as its depth map.`;
         }
         const [file] = photos;
@@ -49,13 +53,14 @@ export class PhotoIntake {
             const currentName = this.session.photoName() ?? 'the photo';
             const answer = await ask({
                 title: 'A picture without depth',
-                message: `${file.name} has no depth of its own, and neither has ${currentName}. Is it ${currentName}'s depth map (brighter is nearer)?`,
-                answers: [{ value: 'depth', label: 'Use as its depth map' }, { value: 'photo', label: 'Open it as a photo' }],
+                message: `${file.name} has no depth of its own, and neither has ${currentName}. Is it ${currentName}'s depth map?`,
+                answers: [{ value: 'nearer', label: 'Its depth map, brighter is nearer' }, { value: 'farther', label: 'Its depth map, brighter is farther' },
+                    { value: 'photo', label: 'Open it as a photo' }],
             });
             if (answer === null) return 'Nothing changed.';
-            if (answer === 'depth') {
-                await this.session.attachDepth(current.source.upload, file);
-                return `Using ${file.name} as the depth map of ${currentName}.`;
+            if (answer === 'nearer' || answer === 'farther') {
+                await this.session.attachDepth(current.source.upload, file, { farther: answer === 'farther' });
+                return `Using ${file.name} as the depth map of ${currentName} (brighter is ${answer}).`;
             }
         }
         await this.session.openPhoto({ upload: uploaded.upload }, file.name);

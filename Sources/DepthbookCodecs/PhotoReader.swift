@@ -20,15 +20,17 @@ public enum PhotoReader {
         return nil
     }
 
-    /// Reads a photo file, and a separate depth map file when given.
-    public static func read(contentsOf path: String, depthMapPath: String? = nil, limits: DecodeLimits = .default) throws -> Photo {
+    /// Reads a photo file, and a separate depth map file when given (`polarity` says which way its grey runs).
+    public static func read(contentsOf path: String, depthMapPath: String? = nil, polarity: DepthMapPolarity = .brighterIsNearer,
+                            limits: DecodeLimits = .default) throws -> Photo {
         let bytes = try FileBytes.read(path, limits: limits)
         let depthBytes = try depthMapPath.map { try FileBytes.read($0, limits: limits) }
-        return try read(data: bytes, depthMapData: depthBytes, limits: limits)
+        return try read(data: bytes, depthMapData: depthBytes, polarity: polarity, limits: limits)
     }
 
     /// Reads a photo from memory, and a separate depth map when given.
-    public static func read(data: [UInt8], depthMapData: [UInt8]? = nil, limits: DecodeLimits = .default) throws -> Photo {
+    public static func read(data: [UInt8], depthMapData: [UInt8]? = nil, polarity: DepthMapPolarity = .brighterIsNearer,
+                            limits: DecodeLimits = .default) throws -> Photo {
         guard !data.isEmpty else { throw PhotoError.empty }
         try limits.check(byteCount: data.count)
         var photo: Photo
@@ -43,7 +45,7 @@ public enum PhotoReader {
             throw PhotoError.unsupportedFormat("the file starts with bytes \(data.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " "))")
         }
         if let depthMapData {
-            photo.depth = try SeparateDepthMap.read(depthMapData, for: photo.image, limits: limits)
+            photo.depth = try SeparateDepthMap.read(depthMapData, for: photo.image, polarity: polarity, limits: limits)
         }
         // A photo whose file names no face (HEIC selfies never do) gets the faces found in the picture.
         if !photo.faces.contains(where: { $0.type.lowercased() == "face" }) {
@@ -66,11 +68,20 @@ public enum PhotoReader {
     }
 }
 
-/// A depth map in a file of its own (the "bring your own depth map" case): brighter is nearer.
+/// Which way a separate depth map's grey runs: most tools write disparity (brighter is nearer); some write
+/// depth (brighter is farther).
+public enum DepthMapPolarity: String, Sendable, CaseIterable {
+    case brighterIsNearer = "nearer"
+    case brighterIsFarther = "farther"
+}
+
+/// A depth map in a file of its own (the "bring your own depth map" case).
 ///
-/// With no units known, the grey level becomes relative disparity in 0...1.
+/// With no units known, the grey level becomes relative disparity in 0...1: as it is when brighter is nearer,
+/// turned over (1 − grey) when brighter is farther, so nearer is always the larger value.
 enum SeparateDepthMap {
-    static func read(_ bytes: [UInt8], for image: RGBImage8, limits: DecodeLimits) throws -> DepthData {
+    static func read(_ bytes: [UInt8], for image: RGBImage8, polarity: DepthMapPolarity = .brighterIsNearer,
+                     limits: DecodeLimits) throws -> DepthData {
         guard !bytes.isEmpty else { throw PhotoError.empty }
         let limits = limits.auxiliary
         try limits.check(byteCount: bytes.count)
@@ -90,7 +101,9 @@ enum SeparateDepthMap {
         guard abs(imageAspect - depthAspect) <= 0.02 * imageAspect else {
             throw PhotoError.depthMismatch("the image is \(image.width)×\(image.height) but the depth map is \(plane.width)×\(plane.height)")
         }
-        let depth = DepthData(kind: .disparity, map: plane, accuracy: .relative, isFiltered: false)
+        var map = plane
+        if polarity == .brighterIsFarther { map.samples = map.samples.map { 1 - $0 } }
+        let depth = DepthData(kind: .disparity, map: map, accuracy: .relative, isFiltered: false)
         guard depth.range != nil else { throw PhotoError.depthAllHoles }
         return depth
     }

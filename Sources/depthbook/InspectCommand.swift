@@ -16,6 +16,9 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("depth"), help: "A separate depth map (JPEG or PNG, brighter is nearer) for the photo.")
     var depthFile: String?
 
+    @Flag(name: .customLong("depth-brighter-farther"), help: "The separate depth map is brighter where things are farther.")
+    var brighterFarther = false
+
     @Flag(help: "Print the facts as JSON.")
     var json = false
 
@@ -23,7 +26,8 @@ struct InspectCommand: ParsableCommand {
         let facts: PhotoFacts
         let photo: Photo
         do {
-            photo = try PhotoReader.read(contentsOf: file, depthMapPath: depthFile)
+            photo = try PhotoReader.read(contentsOf: file, depthMapPath: depthFile,
+                                         polarity: brighterFarther ? .brighterIsFarther : .brighterIsNearer)
             facts = PhotoFacts(photo)
         } catch {
             FileHandle.standardError.write(Data("depthbook inspect: \(file): \(error)\n".utf8))

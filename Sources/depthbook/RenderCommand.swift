@@ -21,6 +21,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("depth"), help: "A separate depth map for --photo (brighter is nearer).")
     var depthFile: String?
 
+    @Flag(name: .customLong("depth-brighter-farther"), help: "The separate depth map is brighter where things are farther.")
+    var brighterFarther = false
+
     @Option(help: "The cell to render; default: the notebook's last cell that has an image.")
     var cell: String?
 
@@ -90,7 +93,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func loadPhoto(_ document: Notebook) throws -> Photo {
-        if let photo { return try PhotoReader.read(contentsOf: photo, depthMapPath: depthFile) }
+        if let photo {
+            return try PhotoReader.read(contentsOf: photo, depthMapPath: depthFile,
+                                        polarity: brighterFarther ? .brighterIsFarther : .brighterIsNearer)
+        }
         switch document.photo {
         case .sample(let id):
             return try SampleLibrary.photo(id: id)

@@ -1,3 +1,4 @@
+import DepthbookCodecs
 import DepthbookEffects
 import DepthbookEngine
 import Dispatch
@@ -23,7 +24,7 @@ final class FakeBackend: StudioBackend {
                            renderer: FakeRenderer(gate: gate))
     }
 
-    func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo {
+    func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?, polarity: DepthMapPolarity) throws -> Photo {
         throw ProtocolError.badRequest("fake backend reads no files")
     }
 }

@@ -123,6 +123,12 @@ def test_a_real_photo_upload_is_stored_by_its_hash(site):
     assert paired["photo"]["depth"]["kind"] == "disparity"
     status, refused = post(site, "/api/upload?depthFor=" + "0" * 64, depth)
     assert status == 400 and "upload the image first" in refused["error"]["message"]
+    # The same map marked brighter-is-farther is another pair; a polarity that is neither is refused.
+    status, farther = post(site, f"/api/upload?depthFor={reply['upload']}&brighter=farther", depth)
+    assert status == 200 and farther["upload"] not in (paired["upload"], reply["upload"]), farther
+    assert (site.data_dir / "uploads" / f"{farther['upload']}.pair").read_text().splitlines()[-1] == "farther"
+    status, refused = post(site, f"/api/upload?depthFor={reply['upload']}&brighter=sideways", depth)
+    assert status == 400 and "nearer" in refused["error"]["message"] and "farther" in refused["error"]["message"]
     leftovers = [p.name for p in (site.data_dir / "uploads").iterdir() if p.name.startswith(".")]
     assert leftovers == []
 

@@ -98,9 +98,12 @@ export class PhotoCell extends HTMLElement {
         const file = h('input', { type: 'file', id: fileId, class: 'upload-photo', accept: '.heic,.heif,.jpg,.jpeg,.png,image/*' });
         const depth = h('input', { type: 'file', id: depthId, class: 'upload-depth', accept: '.jpg,.jpeg,.png,image/*' });
         this.uploadStatus = h('span', { class: 'upload-status', role: 'status' });
+        const fartherId = uniqueId('farther');
+        const farther = h('input', { type: 'checkbox', id: fartherId, class: 'depth-farther' });
         const form = h('form', { class: 'upload-form' },
             h('div', { class: 'field' }, h('label', { for: fileId, text: 'Photo (HEIC or JPEG)' }), file),
             h('div', { class: 'field' }, h('label', { for: depthId, text: 'Depth map (optional, for a plain image)' }), depth),
+            h('div', { class: 'field' }, farther, h('label', { for: fartherId, text: 'Brighter is farther' })),
             h('button', { type: 'submit', class: 'upload-button' }, 'Upload'),
             this.uploadStatus);
         const upload = () => {
@@ -111,7 +114,7 @@ export class PhotoCell extends HTMLElement {
             }
             this.uploadStatus.textContent = `Uploading ${photo.name}…`;
             const files = [photo, depth.files?.[0]].filter(Boolean);
-            this.guard(new PhotoIntake(session).take(files).then((done) => session.status(done, 'ok')), `Uploading ${photo.name}`);
+            this.guard(new PhotoIntake(session).take(files, { farther: farther.checked }).then((done) => session.status(done, 'ok')), `Uploading ${photo.name}`);
         };
         form.addEventListener('submit', (event) => {
             event.preventDefault();

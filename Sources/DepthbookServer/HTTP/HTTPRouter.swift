@@ -60,7 +60,7 @@ public struct HTTPRouter: Sendable {
         if request.method == "POST" {
             guard request.path == "/api/upload" else { return .text(404, "not found") }
             guard request.authorized else { return Self.tokenNeeded("uploads") }
-            return uploads.upload(request.body, depthFor: request.query["depthFor"])
+            return uploads.upload(request.body, depthFor: request.query["depthFor"], brighter: request.query["brighter"])
         }
         guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "method not allowed") }
         if let token = request.query["token"], request.tokenRequired {

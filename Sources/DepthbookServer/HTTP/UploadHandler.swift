@@ -22,13 +22,18 @@ public struct UploadHandler: Sendable {
         var notebook: Notebook?
     }
 
-    public func upload(_ body: [UInt8], depthFor: String?) -> HTTPResponse {
-        let response = answer(body, depthFor: depthFor)
+    /// `brighter` (`nearer`, the default, or `farther`) says which way a depth map's grey runs.
+    public func upload(_ body: [UInt8], depthFor: String?, brighter: String? = nil) -> HTTPResponse {
+        let response = answer(body, depthFor: depthFor, brighter: brighter)
         if response.status != 200 { StudioMetrics.shared.uploadRefused() }
         return response
     }
 
-    private func answer(_ body: [UInt8], depthFor: String?) -> HTTPResponse {
+    private func answer(_ body: [UInt8], depthFor: String?, brighter: String?) -> HTTPResponse {
+        let polarity = brighter.map { DepthMapPolarity(rawValue: $0) } ?? .brighterIsNearer
+        guard let polarity else {
+            return .jsonError(400, "brighter must be \"nearer\" or \"farther\" (which way the depth map's grey runs), not \"\(brighter ?? "")\"")
+        }
         guard body.count <= limitBytes else {
             return .jsonError(413, "the file is \(body.count) bytes; uploads are at most \(limitBytes) bytes")
         }
@@ -38,9 +43,9 @@ public struct UploadHandler: Sendable {
         }
         do {
             if let imageID = depthFor {
-                return try attachDepth(body, fileExtension: fileExtension, to: imageID)
+                return try attachDepth(body, fileExtension: fileExtension, to: imageID, polarity: polarity)
             }
-            let photo = try backend.inspectUpload(body, fileExtension: fileExtension, depthMap: nil)
+            let photo = try backend.inspectUpload(body, fileExtension: fileExtension, depthMap: nil, polarity: .brighterIsNearer)
             let id = try store.store(body, fileExtension: fileExtension)
             return .json(200, Uploaded(upload: id, photo: PhotoFactsJSON.make(photo, source: .upload(id)),
                                        notebook: RecipeFromXMP.notebook(in: photo.xmp)))
@@ -62,14 +67,14 @@ public struct UploadHandler: Sendable {
         }
     }
 
-    private func attachDepth(_ depth: [UInt8], fileExtension: String, to imageID: String) throws -> HTTPResponse {
+    private func attachDepth(_ depth: [UInt8], fileExtension: String, to imageID: String, polarity: DepthMapPolarity) throws -> HTTPResponse {
         guard let imagePath = store.path(of: imageID), let image = FileManager.default.contents(atPath: imagePath) else {
             return .jsonError(400, "depthFor names no uploaded image: upload the image first, then its depth map")
         }
         let imageExtension = (imagePath as NSString).pathExtension
-        let photo = try backend.inspectUpload(Array(image), fileExtension: imageExtension, depthMap: depth)
+        let photo = try backend.inspectUpload(Array(image), fileExtension: imageExtension, depthMap: depth, polarity: polarity)
         let depthID = try store.store(depth, fileExtension: fileExtension)
-        let pairID = try store.storePair(image: imageID, depth: depthID)
+        let pairID = try store.storePair(image: imageID, depth: depthID, polarity: polarity)
         return .json(200, Uploaded(upload: pairID, photo: PhotoFactsJSON.make(photo, source: .upload(pairID)), notebook: nil))
     }
 }

@@ -51,11 +51,11 @@ public struct EffectsBackend: StudioBackend {
             switch uploads.lookup(id) {
             case .file(let path):
                 photo = try PhotoReader.read(contentsOf: path)
-            case .pair(let image, let depth):
+            case .pair(let image, let depth, let polarity):
                 guard let imagePath = uploads.path(of: image), let depthPath = uploads.path(of: depth) else {
                     throw ProtocolError.notFound("the uploaded photo \"\(id)\" is missing its image or depth map")
                 }
-                photo = try PhotoReader.read(contentsOf: imagePath, depthMapPath: depthPath)
+                photo = try PhotoReader.read(contentsOf: imagePath, depthMapPath: depthPath, polarity: polarity)
             case nil:
                 throw ProtocolError.notFound("no uploaded photo \"\(id)\"; upload it again")
             }
@@ -67,8 +67,9 @@ public struct EffectsBackend: StudioBackend {
                                                      uploads: StoredUploads(store: uploads)))
     }
 
-    public func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo {
-        try PhotoReader.read(data: bytes, depthMapData: depthMap)
+    public func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?,
+                              polarity: DepthMapPolarity) throws -> Photo {
+        try PhotoReader.read(data: bytes, depthMapData: depthMap, polarity: polarity)
     }
 
     private func samplePath(_ id: String) -> String { "\(samplesDirectory)/\(id).jpg" }

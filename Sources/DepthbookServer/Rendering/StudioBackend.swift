@@ -1,3 +1,4 @@
+import DepthbookCodecs
 import DepthbookEffects
 import DepthbookEngine
 
@@ -117,7 +118,7 @@ public protocol StudioBackend: Sendable {
     /// only its own files).
     func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto
     /// Decodes an upload fully; throws a message a user understands when it is not a photo we read.
-    func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?) throws -> Photo
+    func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?, polarity: DepthMapPolarity) throws -> Photo
     /// Bytes every open photo's render cache holds together.
     var cacheBytesHeld: Int { get }
 }

@@ -1,3 +1,4 @@
+import DepthbookCodecs
 import Foundation
 
 /// Uploaded photos under `<data>/uploads`, each named by the SHA-256 of its bytes.
@@ -15,7 +16,7 @@ public struct UploadStore: Sendable {
     /// What an upload id refers to.
     public enum Stored: Sendable, Equatable {
         case file(path: String)
-        case pair(image: String, depth: String)
+        case pair(image: String, depth: String, polarity: DepthMapPolarity = .brighterIsNearer)
     }
 
     /// Upload ids are 64 lowercase hex digits; anything else never reaches the file system.
@@ -33,9 +34,10 @@ public struct UploadStore: Sendable {
         return id
     }
 
-    /// Records an image with its depth map; returns the pair's id.
-    public func storePair(image: String, depth: String) throws -> String {
-        let record = Array("\(image)\n\(depth)\n".utf8)
+    /// Records an image with its depth map (and which way the map's grey runs, when brighter is farther);
+    /// returns the pair's id.
+    public func storePair(image: String, depth: String, polarity: DepthMapPolarity = .brighterIsNearer) throws -> String {
+        let record = Array("\(image)\n\(depth)\n\(polarity == .brighterIsFarther ? "farther\n" : "")".utf8)
         let id = SHA256.hex(record)
         let path = "\(directory)/\(id).pair"
         if !FileManager.default.fileExists(atPath: path) { try AtomicFile.write(record, to: path) }
@@ -48,7 +50,11 @@ public struct UploadStore: Sendable {
         let fm = FileManager.default
         if let record = fm.contents(atPath: "\(directory)/\(id).pair"), let text = String(data: record, encoding: .utf8) {
             let parts = text.split(separator: "\n").map(String.init)
-            guard parts.count == 2, parts.allSatisfy(Self.isValidID) else { return nil }
+            guard (2...3).contains(parts.count), parts.prefix(2).allSatisfy(Self.isValidID) else { return nil }
+            if parts.count == 3 {
+                guard parts[2] == "farther" else { return nil }
+                return .pair(image: parts[0], depth: parts[1], polarity: .brighterIsFarther)
+            }
             return .pair(image: parts[0], depth: parts[1])
         }
         for ext in ["jpg", "heic", "png"] where fm.fileExists(atPath: "\(directory)/\(id).\(ext)") {
