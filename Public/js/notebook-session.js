@@ -506,6 +506,8 @@ export class NotebookSession extends EventTarget {
 
     /** An export's recipe on the photo it came in: the photo opens, then the recipe replaces the notebook. */
     async restoreRecipe(recipe, reference, name) {
+        // A new recipe is not the shared link's; opening the photo marks the page edited.
+        this.shared = null;
         await this.openPhoto(reference, name);
         await this.pushNotebook({ ...recipe, photo: reference });
         if (this.bundled.some((notebook) => notebook.name === recipe.name)) {
@@ -513,9 +515,6 @@ export class NotebookSession extends EventTarget {
             this.target = recipe.name;
             this.store.save({ path: location.pathname });
         }
-        this.shared = null;
-        this.edited = false;
-        this.setEdited(true);
     }
 
     /** The open photo's name for people: the file it was uploaded from, or the sample's title. */
@@ -529,7 +528,7 @@ export class NotebookSession extends EventTarget {
      * @throws {Error} with the server's message when the upload is refused
      */
     async uploadPicture(file) {
-        return (await postUpload('/api/upload', file)).upload;
+        return (await this.uploadFile(file)).upload;
     }
 
     /** Opens a photo under the notebook; `edits` says whether that counts as a change to the notebook. */
@@ -592,7 +591,7 @@ export class NotebookSession extends EventTarget {
     /** The connection's state for people; while lost, `retryAt` lets the toolbar count down and offer a retry. */
     describeConnection({ state, retryAt }) {
         if (state === 'connecting') this.status('Connecting…', 'busy');
-        else if (state === 'reconnecting') this.status('Reconnecting…', 'busy', { reconnecting: true });
+        else if (state === 'reconnecting') this.status('Reconnecting…', 'busy');
         else if (state === 'lost') this.status('Connection lost.', 'error', { retryAt });
     }
 

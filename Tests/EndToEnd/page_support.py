@@ -134,6 +134,13 @@ def slider(driver, cell: str, param: str):
     return driver.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{cell}"] db-param[data-param="{param}"] input[type=range]')
 
 
+def nudge_slider(driver, cell: str, param: str, key: str, times: int) -> None:
+    """Moves a slider by key presses, as a keyboard user would: focus it, press `key` `times` times."""
+    control = slider(driver, cell, param)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", control)
+    control.send_keys(key * times)
+
+
 def slider_value(driver, cell: str, param: str) -> float:
     return float(slider(driver, cell, param).get_attribute("value"))
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from nginx_support import free_port
+from test_server_support import stop_process
 
 
 def _binaries() -> Path:
@@ -56,12 +57,7 @@ class Postgres:
                                "-tA", "-c", sql], check=True, capture_output=True, text=True, timeout=60).stdout.strip()
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        stop_process(self.process)
         self.log.close()
         shutil.rmtree(self.root, ignore_errors=True)
 

@@ -10,7 +10,7 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 
 from nginx_support import start_nginx
-from page_support import (cell_with_param, connection_text, open_notebook, save_and_share as save, settled_frame, slider, slider_value,
+from page_support import (nudge_slider, cell_with_param, connection_text, open_notebook, save_and_share as save, settled_frame, slider_value,
                           stored_tab, wait_for)
 from postgres_support import Postgres
 from test_server_support import Client, binary, get, start_server
@@ -82,9 +82,7 @@ def test_a_killed_replica_hands_the_page_to_the_other(replicas, browser_factory)
     open_notebook(browser, nginx.base, "depth-threshold")
     mask = cell_with_param(browser, "percentile")
     first, _ = settled_frame(browser, mask)
-    control = slider(browser, mask, "percentile")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", control)
-    control.send_keys(Keys.ARROW_LEFT * 5)
+    nudge_slider(browser, mask, "percentile", Keys.ARROW_LEFT, 5)
     edited = slider_value(browser, mask, "percentile")
     settled_frame(browser, mask, newer_than=first.seq)
 

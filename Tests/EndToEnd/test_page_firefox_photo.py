@@ -1,11 +1,9 @@
 """Your own photo in Firefox ESR (over WebDriver BiDi): a file dropped through a DataTransfer opens, an exported
 JPEG dropped back restores its recipe's moved slider, and at a phone's 390×844 nothing scrolls sideways and the
 toolbar stays under 15 % of the height."""
-import urllib.request
-
 from conftest import PHOTOS_DIR
 from page_support import cell_with_param, connection_text, drop_files, photo_facts, wait_for
-from test_server_support import Client, Server
+from test_server_support import Server, depth_threshold_export
 
 PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
 
@@ -27,15 +25,7 @@ def percentile_of(browser, cell: str) -> float:
 
 
 def test_dropped_files_in_firefox(depthbook_server, firefox):
-    client = Client(Server(depthbook_server.process, depthbook_server.port, depthbook_server.data_dir))
-    client.ok("hello", protocol=1)
-    opened = client.ok("openNotebook", name="depth-threshold")
-    mask = next(c for c in opened["notebook"]["cells"] if c.get("effect") == "threshold")
-    client.ok("setParams", cell=mask["id"], params={"percentile": 27}, seq=1)
-    exported = client.ok("export", cell="result", format="jpeg", timeout=180)
-    client.close()
-    with urllib.request.urlopen(depthbook_server.base_url + exported["url"], timeout=60) as reply:
-        jpeg = reply.read()
+    jpeg = depth_threshold_export(Server(depthbook_server.process, depthbook_server.port, depthbook_server.data_dir), 27)
 
     firefox.get(f"{depthbook_server.base_url}/n/depth-threshold")
     wait_for("the connection", lambda: "Connected" in connection_text(firefox))

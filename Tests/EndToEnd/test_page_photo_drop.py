@@ -3,14 +3,12 @@ a drag from the desktop delivers it), the photo cell names it, another notebook 
 export dropped back brings its recipe with it, a moved slider included, after asking."""
 from __future__ import annotations
 
-import urllib.request
-
 from selenium.webdriver.common.by import By
 
 from conftest import PHOTOS_DIR
 from page_support import (answer_dialog, cell_with_param, drop_files, open_notebook, photo_facts, screenshot,
                           settled_frame, slider_value, wait_for)
-from test_server_support import Client, Server
+from test_server_support import Server, depth_threshold_export
 
 PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
 
@@ -42,15 +40,7 @@ def test_a_dropped_photo_opens_and_stays_for_the_next_notebook(depthbook_server,
 
 def test_a_dropped_export_restores_its_recipe(depthbook_server, browser, artifacts_dir):
     # An export made elsewhere: the depth-threshold recipe with its cut moved to keep 23 %.
-    client = Client(Server(depthbook_server.process, depthbook_server.port, depthbook_server.data_dir))
-    client.ok("hello", protocol=1)
-    opened = client.ok("openNotebook", name="depth-threshold")
-    mask = next(c for c in opened["notebook"]["cells"] if c.get("effect") == "threshold")
-    client.ok("setParams", cell=mask["id"], params={"percentile": 23}, seq=1)
-    exported = client.ok("export", cell="result", format="jpeg", timeout=180)
-    client.close()
-    with urllib.request.urlopen(depthbook_server.base_url + exported["url"], timeout=60) as reply:
-        jpeg = reply.read()
+    jpeg = depth_threshold_export(Server(depthbook_server.process, depthbook_server.port, depthbook_server.data_dir), 23)
 
     open_notebook(browser, depthbook_server.base_url, "depth-threshold")
     mask_id = cell_with_param(browser, "percentile")

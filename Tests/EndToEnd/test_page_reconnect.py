@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import start_depthbook, stop_depthbook
-from page_support import (cell_with_param, connection_text, open_notebook, screenshot, settled_frame, slider,
+from page_support import (nudge_slider, cell_with_param, connection_text, open_notebook, screenshot, settled_frame, slider,
                           slider_value, stored_tab, wait_for)
 
 
@@ -43,9 +43,7 @@ def test_lost_server_reconnects_and_restores(depthbook_bin, tmp_path, browser, a
         open_notebook(browser, server.base_url, "depth-threshold")
         mask = cell_with_param(browser, "percentile")
         first, _ = settled_frame(browser, mask)
-        control = slider(browser, mask, "percentile")
-        browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", control)
-        control.send_keys(Keys.ARROW_LEFT * 7)
+        nudge_slider(browser, mask, "percentile", Keys.ARROW_LEFT, 7)
         edited = slider_value(browser, mask, "percentile")
         settled_frame(browser, mask, newer_than=first.seq)
 

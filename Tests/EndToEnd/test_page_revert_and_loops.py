@@ -9,8 +9,8 @@ from PIL import Image
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_support import (answer_dialog, cell_with_param, connection_text, open_notebook, screenshot, settled_frame,
-                          slider, slider_value, wait_for)
+from page_support import (nudge_slider, answer_dialog, cell_with_param, connection_text, open_notebook, screenshot, settled_frame,
+                          slider_value, wait_for)
 
 
 def test_a_resumed_edited_notebook_reverts_to_the_original(depthbook_server, browser):
@@ -20,9 +20,7 @@ def test_a_resumed_edited_notebook_reverts_to_the_original(depthbook_server, bro
     original = slider_value(browser, mask, "percentile")
     revert = browser.find_element(By.CSS_SELECTOR, "db-toolbar button.revert")
     assert not revert.is_displayed(), "Revert is offered before anything changed"
-    control = slider(browser, mask, "percentile")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", control)
-    control.send_keys(Keys.ARROW_LEFT * 6)
+    nudge_slider(browser, mask, "percentile", Keys.ARROW_LEFT, 6)
     edited = slider_value(browser, mask, "percentile")
     assert edited != original
     settled_frame(browser, mask, newer_than=first.seq)

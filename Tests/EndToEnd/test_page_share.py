@@ -1,20 +1,13 @@
 """Save & share: one click saves and puts the share URL in the address bar and the link field; another
 browser (a fresh profile) opening it shows the same recipe and the same preview bytes; the URL restores
 after a refresh; editing the shared notebook forks it, leaving the shared version as it was."""
-import re
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_support import (SHARE_PATH, save_and_share as save, cell_with_param, connection_text, open_notebook, recipe_shown, screenshot, settled_frame, slider,
+from page_support import (SHARE_PATH, nudge_slider, save_and_share as save, cell_with_param, connection_text, open_notebook, recipe_shown, screenshot, settled_frame,
                           slider_value, wait_for)
 
-
-
-def move(browser, cell, param, key, times):
-    control = slider(browser, cell, param)
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", control)
-    control.send_keys(key * times)
 
 
 def test_share_url_reopens_same_recipe_and_preview(depthbook_server, browser_factory, artifacts_dir):
@@ -22,7 +15,7 @@ def test_share_url_reopens_same_recipe_and_preview(depthbook_server, browser_fac
     open_notebook(author, depthbook_server.base_url, "depth-threshold")
     mask = cell_with_param(author, "percentile")
     first, _ = settled_frame(author, mask)
-    move(author, mask, "percentile", Keys.ARROW_LEFT, 12)
+    nudge_slider(author, mask, "percentile", Keys.ARROW_LEFT, 12)
     _, author_bytes = settled_frame(author, mask, newer_than=first.seq)
     author_recipe = recipe_shown(author)
     saved_id = save(author)
@@ -44,7 +37,7 @@ def test_share_url_reopens_same_recipe_and_preview(depthbook_server, browser_fac
 
     # Editing forks: the reader's change saves under a new id; the shared one keeps its recipe.
     shown_before = settled_frame(reader, mask)[0]
-    move(reader, mask, "percentile", Keys.ARROW_RIGHT, 20)
+    nudge_slider(reader, mask, "percentile", Keys.ARROW_RIGHT, 20)
     settled_frame(reader, mask, newer_than=shown_before.seq)
     wait_for("the page to say the edit will fork", lambda: "new link" in reader.find_element(By.CSS_SELECTOR, ".save-state").text)
     fork_id = save(reader)

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import subprocess
+import urllib.request
 import threading
 import time
 from dataclasses import dataclass, field
@@ -35,6 +36,17 @@ def binary() -> str:
     return path
 
 
+def stop_process(process: subprocess.Popen, timeout: float = 20) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within `timeout` seconds."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 @dataclass
 class Server:
     process: subprocess.Popen
@@ -51,13 +63,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -229,3 +235,20 @@ def write_notebook(directory: Path, name: str = "depth-threshold", sample: str =
     directory.mkdir(parents=True, exist_ok=True)
     (directory / f"{name}.json").write_text(json.dumps(notebook))
     return notebook
+
+
+def depth_threshold_export(server: Server, percentile: float) -> bytes:
+    """A full-resolution JPEG export of the depth-threshold notebook's result with its cut moved to keep
+    `percentile` %: a Depthbook file carrying that recipe, made as another page would."""
+    client = Client(server)
+    try:
+        client.ok("hello", protocol=1)
+        opened = client.ok("openNotebook", name="depth-threshold")
+        mask = next(c for c in opened["notebook"]["cells"] if c.get("effect") == "threshold")
+        client.ok("setParams", cell=mask["id"], params={"percentile": percentile}, seq=1)
+        exported = client.ok("export", cell="result", format="jpeg", timeout=180)
+    finally:
+        client.close()
+    with urllib.request.urlopen(server.http + exported["url"], timeout=60) as reply:
+        return reply.read()
+

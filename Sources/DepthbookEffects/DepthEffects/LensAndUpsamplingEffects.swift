@@ -23,10 +23,10 @@ struct LensCorrectionEffect: Effect {
     /// Said when the photo's calibration describes its lens as free of distortion (every value zero).
     static let perfectLensNote = "This photo's calibration describes its lens as free of distortion (every value is zero), so there is nothing to correct: lens correction with the calibration leaves it unchanged, and on auto the manual amount is shown instead."
 
-    /// The model to warp with, or nil when the photo's own calibration says there is nothing to correct.
-    static func model(_ p: ResolvedParameters, _ c: EffectContext) throws -> LensDistortionModel? {
-        let calibrated = c.photo.calibration.flatMap { LensDistortionModel($0) }
-        let perfect = calibrated.map { $0.largestMagnification < 1e-9 } ?? false
+    /// The model to warp with, or nil when the photo's own calibration (`calibrated`) says there is nothing
+    /// to correct.
+    static func model(_ p: ResolvedParameters, _ c: EffectContext, calibrated: LensDistortionModel?) throws -> LensDistortionModel? {
+        let perfect = calibrated?.describesNoDistortion ?? false
         switch (p.choice("source"), calibrated) {
         case ("calibration", nil):
             throw EffectError.missingPlane("lens calibration")
@@ -47,9 +47,11 @@ struct LensCorrectionEffect: Effect {
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
-        let perfect = c.photo.calibration.flatMap { LensDistortionModel($0) }.map { $0.largestMagnification < 1e-9 } ?? false
-        let notes: Set<String> = perfect && p.choice("source") != "manual" ? [perfectLensNote] : []
-        guard p.number("strength") != 0, let model = try model(p, c) else { return BuiltNode(image, role: .image, notes: notes) }
+        let calibrated = c.photo.calibration.flatMap { LensDistortionModel($0) }
+        let notes: Set<String> = calibrated?.describesNoDistortion == true && p.choice("source") != "manual" ? [perfectLensNote] : []
+        guard p.number("strength") != 0, let model = try model(p, c, calibrated: calibrated) else {
+            return BuiltNode(image, role: .image, notes: notes)
+        }
         let direction: LensWarp.Direction = p.choice("direction") == "distort" ? .distort : .correct
         let warp = try LensWarp(model: model, direction: direction, strength: p.number("strength"))
         return BuiltNode(try image.applying(warp), role: .image, notes: notes)

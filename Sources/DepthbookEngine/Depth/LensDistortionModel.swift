@@ -62,6 +62,9 @@ public struct LensDistortionModel: Sendable, Equatable {
         return (0...64).map { abs(magnification(forward, radius: radius * Double($0) / 64)) }.max() ?? 0
     }
 
+    /// Whether the description is all zeros: a lens described as perfect, with nothing to correct.
+    public var describesNoDistortion: Bool { largestMagnification < 1e-9 }
+
     /// m(r) for a description at radius `r` (reference pixels).
     public func magnification(_ m: Magnification, radius r: Double) -> Double {
         switch m {

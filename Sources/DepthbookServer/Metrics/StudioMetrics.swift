@@ -51,9 +51,12 @@ public final class StudioMetrics: Sendable {
         budget = registry.makeGauge(descriptor: name("memory_budget", "The memory budget the studio plans within.", unit: "bytes"))
     }
 
-    public func recordRender(_ kind: RenderKind, since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
+    public func recordRender(_ kind: RenderKind, took elapsed: Duration) {
         renders[kind]?.record(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    public func recordRender(_ kind: RenderKind, since start: ContinuousClock.Instant) {
+        recordRender(kind, took: ContinuousClock.now - start)
     }
 
     public func frameSuperseded() { superseded.increment() }

@@ -201,8 +201,8 @@ public final class Session: Sendable {
                 let rendered = try renderer.render(notebook: notebook, cell: job.request.slot.cell,
                                                    target: job.target,
                                                    isCancelled: { flag.isCancelled })
-                StudioMetrics.shared.recordRender(job.metricKind, since: started)
                 let elapsed = ContinuousClock.now - started
+                StudioMetrics.shared.recordRender(job.metricKind, took: elapsed)
                 let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
                 var header = FrameHeader(cell: job.request.slot.cell, seq: job.request.seq, kind: job.request.slot.kind,
                                          width: rendered.width, height: rendered.height, coarse: job.coarse,
@@ -223,10 +223,9 @@ public final class Session: Sendable {
         let (actions, targets) = state.withLock { s in
             s.cancelFlags[job.ticket] = nil
             let actions = s.scheduler.finished(job, outcome: outcome)
-            if outcome == .cancelled || (frame != nil && !actions.contains(.deliver(job))) {
-                StudioMetrics.shared.frameSuperseded()
-            }
-            if let frame, actions.contains(.deliver(job)) {
+            let delivered = actions.contains(.deliver(job))
+            if outcome == .cancelled || (frame != nil && !delivered) { StudioMetrics.shared.frameSuperseded() }
+            if let frame, delivered {
                 s.frameStamp += 1
                 s.lastFrames[slot] = PendingFrameRecord(seq: seq, coarse: coarse, bytes: frame, stamp: s.frameStamp)
                 Self.trimKeptFrames(&s.lastFrames, to: keptFrameBytes)
