@@ -159,12 +159,16 @@ def histogram_with_marker(driver) -> str:
 
 
 def recipe_shown(driver) -> list:
-    """The recipe as the page shows it: each cell's id and kind, and every parameter control's value."""
+    """The recipe as the page shows it: each cell's id and kind, and every parameter control's value.
+
+    A parameter the photo chooses reads as 'from the photo': its number arrives with the cell's first render,
+    so comparing the number would compare how far each page has rendered, not the recipe."""
     return driver.execute_script("""
         return [...document.querySelectorAll('db-cell')].map(cell => ({
             id: cell.dataset.cell, kind: cell.dataset.kind,
             inputs: [...cell.querySelectorAll('select.reference-select')].map(s => s.value),
             params: Object.fromEntries([...cell.querySelectorAll('db-param')].map(p => {
+                if (p.fromPhoto) return [p.dataset.param, 'from the photo'];
                 const c = p.querySelector('input[type=range], select, input[type=checkbox], input[type=number]');
                 return [p.dataset.param, c.type === 'checkbox' ? c.checked : c.value];
             })),
