@@ -32,6 +32,21 @@ struct AnimationFramesTests {
         #expect(frames[0].samples != frames[2].samples)
     }
 
+    /// Every frame after the first reads the image and disparity at the loop's size from the loop's cache: the
+    /// frames themselves are not kept, so a cache with room for the inputs and less than a frame more holds them.
+    @Test func loopFramesShareTheirInputsThroughTheLoopCache() throws {
+        let photo = try S.sample("portrait", width: 128)
+        let renderer = NotebookRenderer(photo: photo)
+        let height = Int((64.0 * Double(photo.height) / Double(photo.width)).rounded())
+        let map = try #require(photo.depth?.map)
+        let inputs = 64 * height * 4 * (3 + 1) + map.width * map.height * 4, frame = 64 * height * 3 * 4
+        let cache = RenderCache(byteLimit: inputs + frame / 2)
+        for k in 0..<4 {
+            _ = try renderer.loopFrame(notebook: Self.notebook(), cell: "wiggle", width: 64, count: 4, index: k, cache: cache)
+        }
+        #expect(cache.hits >= 2 * 3, "hits \(cache.hits), misses \(cache.misses)")
+    }
+
     @Test func stillCellsAndBadCountsAreRefused() throws {
         let renderer = NotebookRenderer(photo: try S.sample("portrait", width: 128))
         #expect(throws: EffectError.notAnimated("cut")) { try renderer.frames(notebook: Self.notebook(), cell: "cut", width: 64, count: 4) }

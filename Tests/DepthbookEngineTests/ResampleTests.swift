@@ -8,6 +8,8 @@ struct ResampleTests {
         (7, 5, 1, 29, 21, ResamplingMethod.bilinear), (7, 5, 3, 28, 20, .bicubic), (13, 11, 1, 40, 31, .lanczos),
         (40, 30, 1, 13, 9, .bilinear), (40, 30, 3, 10, 7, .lanczos), (9, 8, 1, 23, 5, .nearest),
         (1, 1, 1, 5, 3, .bicubic), (33, 1, 1, 8, 1, .bilinear),
+        // Over 64 output rows: the resampler works in bands of rows, and these cross band edges.
+        (150, 400, 3, 61, 170, .bilinear), (30, 50, 1, 17, 140, .lanczos),
     ])
     func matchesNumpy(inW: Int, inH: Int, channels: Int, outW: Int, outH: Int, method: ResamplingMethod) throws {
         let raster = EngineFixtures.noise(width: inW, height: inH, channels: channels, seed: 3)
@@ -16,6 +18,23 @@ struct ResampleTests {
         let reference = try PythonReference("resize.py").run(
             [raster.samples], arguments: ["\(inW)", "\(inH)", "\(channels)", "\(outW)", "\(outH)", method.rawValue])
         #expect(EngineFixtures.maxDifference(ours.samples, reference) < 1e-5)
+    }
+
+    /// A photo's image is resampled from its bytes as they are: the same as resampling the bytes / 255 (numpy),
+    /// for the whole frame and for a tile of it.
+    @Test(arguments: [PixelRect(x: 0, y: 0, width: 97, height: 131), PixelRect(x: 13, y: 70, width: 40, height: 61)])
+    func photoImageResamplesFromItsBytes(region: PixelRect) throws {
+        let photo = EngineFixtures.photo(width: 230, height: 310, seed: 9)
+        let node = try Node(PhotoSource(photo: photo, plane: .image, photoID: "bytes"))
+        let size = PixelSize(width: 97, height: 131)
+        let ours = try Evaluator().render(node, RenderTarget(size: size, region: region))
+        let reference = try PythonReference("resize.py").run(
+            [photo.image.samples.map { Float($0) / 255 }], arguments: ["230", "310", "3", "97", "131", "bilinear"])
+        var tile: [Float] = []
+        for y in region.y..<(region.y + region.height) {
+            tile += reference[((y * 97 + region.x) * 3)..<((y * 97 + region.x + region.width) * 3)]
+        }
+        #expect(EngineFixtures.maxDifference(ours.samples, tile) < 1e-5)
     }
 
     /// Hand-derived: a 2×1 row [0, 1] enlarged 2× bilinearly samples at x = −0.25, 0.25, 0.75, 1.25.

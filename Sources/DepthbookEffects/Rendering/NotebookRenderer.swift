@@ -32,12 +32,14 @@ public final class NotebookRenderer: Sendable {
     }
 
     /// Renders `cell` for `request`, stopping with `EffectError.cancelled` when `isCancelled` says so.
-    /// `cache` replaces the photo's own cache for this render (a loop's frames keep their intermediates apart,
-    /// so a long export neither fills the shared cache nor evicts what the previews use).
+    /// `cache` is a loop's (`loopCache()`), replacing the photo's own for this render: a loop's frames keep their
+    /// intermediates apart, so a long export neither fills the shared cache nor evicts what the previews use,
+    /// and the frame itself is not kept (it never comes back).
     public func render(notebook: Notebook, cell: String, request: CellRenderRequest,
                        isCancelled: @escaping @Sendable () -> Bool = { false }, cache: RenderCache? = nil) throws -> RenderedCell {
         let target = try target(for: request)
-        let evaluator = Evaluator(context: RenderContext(cache: cache ?? self.cache, isCancelled: isCancelled))
+        let evaluator = Evaluator(context: RenderContext(cache: cache ?? self.cache, isCancelled: isCancelled),
+                                  keepsResult: cache == nil)
         do {
             var builder = try RecipeBuilder(notebook: notebook, context: context(evaluator))
             let built = try builder.build(cell)

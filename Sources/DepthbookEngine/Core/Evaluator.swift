@@ -5,9 +5,13 @@
 /// each pixel from a fixed neighbourhood with the frame edge clamped, whatever band or tile it falls in.
 public struct Evaluator: Sendable {
     public let context: RenderContext
+    /// Whether the node asked for is kept in the cache with its inputs. A loop's frames are not: frame k is
+    /// never asked for again, and keeping it would push out the inputs every frame shares.
+    public let keepsResult: Bool
 
-    public init(context: RenderContext = RenderContext()) {
+    public init(context: RenderContext = RenderContext(), keepsResult: Bool = true) {
         self.context = context
+        self.keepsResult = keepsResult
     }
 
     /// Renders `node` for `target` as float samples.
@@ -15,7 +19,7 @@ public struct Evaluator: Sendable {
         guard !target.size.isEmpty, !target.region.isEmpty else {
             throw RenderError.badTarget("empty size or region \(target)")
         }
-        return try evaluate(node, target)
+        return try evaluate(node, target, keep: keepsResult)
     }
 
     /// Renders `node` for `target` as 8-bit samples (RGB for images, 1 channel for planes), clamping to 0...1
@@ -27,7 +31,7 @@ public struct Evaluator: Sendable {
         if node.filter is any PointwiseFilter, cachedBuffer(node, target) == nil {
             return try FusedPointwise(root: node, target: target, evaluator: self).runToBytes()
         }
-        let buffer = try evaluate(node, target)
+        let buffer = try evaluate(node, target, keep: keepsResult)
         var bytes = [UInt8](repeating: 0, count: buffer.samples.count)
         buffer.samples.withUnsafeBufferPointer { src in
             bytes.withUnsafeMutableBufferPointer { dst in
@@ -48,13 +52,13 @@ public struct Evaluator: Sendable {
         return hit
     }
 
-    /// Renders one node (cached, whole-frame when the filter asks, fused when pointwise).
-    func evaluate(_ node: Node, _ target: RenderTarget) throws -> PixelBuffer {
+    /// Renders one node (cached, whole-frame when the filter asks, fused when pointwise); `keep` stores it.
+    func evaluate(_ node: Node, _ target: RenderTarget, keep: Bool = true) throws -> PixelBuffer {
         try context.checkCancelled()
         if let hit = cachedBuffer(node, target) { return hit }
         let filter = node.filter
         if filter.rendersWholeFrame(for: target, extent: node.extent), target.region != target.frame {
-            let whole = try evaluate(node, RenderTarget(size: target.size))
+            let whole = try evaluate(node, RenderTarget(size: target.size), keep: keep)
             return whole.cropped(to: target.region)
         }
         let output: PixelBuffer
@@ -79,7 +83,7 @@ public struct Evaluator: Sendable {
             }
         }
         context.countMiss()
-        context.cache?.store(node.key, size: target.size, output)
+        if keep { context.cache?.store(node.key, size: target.size, output) }
         return output
     }
 }

@@ -77,11 +77,17 @@ public struct PhotoSource: ByteRowSource {
     public func render(_ inputs: [PixelBuffer], _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer {
         let target = request.target
         let native = extent(inputs: [])
-        let source = nativeBuffer(region: PixelRect(native))
-        if target.size == native { return source.cropped(to: target.region) }
+        if target.size == native { return nativeBuffer(region: PixelRect(native)).cropped(to: target.region) }
         let resampler = Resampler(inSize: native, outSize: target.size, region: target.region, method: .bilinear,
                                   antialias: true, skipsNaN: plane == .depth || plane == .disparity)
-        return resampler.run(input: source, region: target.region, context: context)
+        if plane == .image {
+            let image = photo.image
+            return image.samples.withUnsafeBufferPointer { bytes in
+                resampler.run(bytes: bytes.baseAddress!, covering: PixelRect(native), channels: image.channels,
+                              scale: 1.0 / 255.0, region: target.region, context: context)
+            }
+        }
+        return resampler.run(input: nativeBuffer(region: PixelRect(native)), region: target.region, context: context)
     }
 
     /// The plane at native size as floats (image bytes / 255; depth converted to the kind asked for).

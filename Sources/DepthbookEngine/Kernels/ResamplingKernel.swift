@@ -52,6 +52,16 @@ struct TapTable {
     let lowest: Int
     let highest: Int
 
+    /// The input indices that outputs `outputs` (counted from the table's first) read, zero-weight taps included.
+    func inputRange(outputs: Range<Int>) -> Range<Int> {
+        var low = Int.max, high = Int.min
+        for i in (outputs.lowerBound * taps)..<(outputs.upperBound * taps) {
+            low = min(low, Int(indices[i]))
+            high = max(high, Int(indices[i]))
+        }
+        return low <= high ? low..<(high + 1) : 0..<0
+    }
+
     /// Taps for outputs `first..<first+count` of a row of `outSize` resampled from `inSize`.
     /// When reducing and `antialias` is set, the kernel is widened by the reduction factor (area-like).
     init(inSize: Int, outSize: Int, first: Int, count: Int, method: ResamplingMethod, antialias: Bool) {
