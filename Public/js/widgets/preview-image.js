@@ -4,13 +4,21 @@
  * A new frame is decoded off-screen (`HTMLImageElement.decode()`) and only then swapped in, so the previous
  * frame stays until the new one is ready: no blank, no flicker. Frames older than the one shown are dropped,
  * and so is a coarse frame once the full one for the same request is up. Object URLs are revoked as soon as
- * their image is replaced. Clicks report the point in normalised upright image coordinates (0...1) as an
+ * their image is replaced. A preview scrolled out of view swaps its frame in without waiting for a decode: the
+ * browser decodes it only if it is painted, so a drag upstream of many cells decodes only the pictures on
+ * screen (in headless Chromium the page, not the server, was what held a drag to 18 updates a second).
+ * Clicks report the point in normalised upright image coordinates (0...1) as an
  * `imagepoint` event; the owning cell decides whether that zooms or picks a point.
  *
  * For tests and the readout the element mirrors what it shows in data attributes: `data-seq`, `data-coarse`,
  * `data-bytes`, `data-frame-width`, `data-frame-height`, `data-state` (`empty`, `ready`).
  */
 import { h } from '../dom.js';
+
+/** Which previews are on screen (or within a screen of it), shared by all of them. */
+const visibility = new IntersectionObserver((entries) => {
+    for (const entry of entries) entry.target.onScreen = entry.isIntersecting;
+}, { rootMargin: '100% 0px' });
 
 export class PreviewImage extends HTMLElement {
     constructor() {
@@ -22,6 +30,8 @@ export class PreviewImage extends HTMLElement {
         this.unregister = null;
         this.session = null;
         this.reference = null;
+        /** Until the observer first reports, decode as if visible. */
+        this.onScreen = true;
     }
 
     /**
@@ -57,6 +67,7 @@ export class PreviewImage extends HTMLElement {
     }
 
     connectedCallback() {
+        visibility.observe(this);
         if (this.session && !this.unregister) {
             this.unregister = this.session.registerPreview(this.reference, this);
             this.session.addEventListener('cellError', this.onCellError);
@@ -64,6 +75,7 @@ export class PreviewImage extends HTMLElement {
     }
 
     disconnectedCallback() {
+        visibility.unobserve(this);
         this.unregister?.();
         this.unregister = null;
         this.session?.removeEventListener('cellError', this.onCellError);
@@ -91,7 +103,7 @@ export class PreviewImage extends HTMLElement {
         image.draggable = false;
         image.src = url;
         try {
-            await image.decode();
+            if (this.onScreen) await image.decode();
         } catch {
             URL.revokeObjectURL(url);
             this.dispatchEvent(new CustomEvent('previewerror', { bubbles: true, detail: { message: 'A frame from the server could not be decoded as JPEG.' } }));
