@@ -258,3 +258,19 @@ def test_an_added_step_renders_and_reads_the_cell_above(depthbook_server, browse
     control.send_keys(Keys.ARROW_RIGHT * 5)
     settled_frame(browser, "exposure-1", newer_than=first.seq)
     assert server_notebook(depthbook_server.base_url, stored_tab(browser)["session"])["cells"][-1]["id"] == "exposure-1"
+
+
+@pytest.mark.parametrize("notebook", ["depth-threshold", "wiggle"])
+def test_no_cell_shows_a_stray_null(depthbook_server, browser, notebook):
+    """Nothing the page leaves out of a cell (no loop player, no export options) shows up as the text "null"."""
+    open_notebook(browser, depthbook_server.base_url, notebook)
+    wait_for("every cell's controls", lambda: browser.find_elements(By.CSS_SELECTOR, "db-cell[data-kind=step] db-export"))
+    stray = browser.execute_script("""
+        const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+        const found = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const text = node.textContent.trim();
+            if (['null', 'undefined', '[object Object]'].includes(text)) found.push(`${node.parentElement.closest('db-cell')?.dataset.cell}: ${text}`);
+        }
+        return found;""")
+    assert stray == [], f"cells show placeholder text: {stray}"

@@ -3,7 +3,7 @@
  * with one control per parameter. Moving a control sends the change live (coalesced per animation frame by
  * the session); the preview follows, and the downstream cells with it.
  */
-import { h } from '../dom.js';
+import { h, replaceChildren } from '../dom.js';
 import { choicesFor, previewTarget } from '../notebook-graph.js';
 import { referencePicker } from './reference-picker.js';
 import { OutputPanel } from './output-panel.js';
@@ -83,7 +83,7 @@ export class StepCell extends HTMLElement {
         this.picking = null;
         // An animated effect (Wiggle) can also play its loop here.
         const loop = effect.animated && session.canRender ? new LoopPlayer().attach(session, cell.id) : null;
-        this.replaceChildren(summary, inputs, params, loop, this.output);
+        replaceChildren(this, summary, inputs, params, loop, this.output);
         return this;
     }
 

@@ -3,7 +3,7 @@
  * effects that animate, with their frame count and width) with a progress bar fed by the server's `progress`
  * events (one per rendered frame of a loop, so it moves with the work) and a download link when done.
  */
-import { h, formatBytes, uniqueId } from '../dom.js';
+import { h, formatBytes, replaceChildren, uniqueId } from '../dom.js';
 
 const LABELS = { jpeg: 'Export JPEG', png: 'Export PNG', gif: 'Export GIF', mp4: 'Export MP4' };
 
@@ -38,7 +38,7 @@ export class ExportBar extends HTMLElement {
             this.width = width;
             options = h('span', { class: 'export-options' }, framesField, widthField);
         }
-        this.replaceChildren(...this.buttons, options, this.progress, this.result);
+        replaceChildren(this, ...this.buttons, options, this.progress, this.result);
         return this;
     }
 
