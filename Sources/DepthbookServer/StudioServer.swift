@@ -47,7 +47,8 @@ public final class StudioServer: Sendable {
         self.studio = studio
         let router = HTTPRouter(publicDirectory: configuration.publicDirectory, exportsDirectory: exports,
                                 uploads: UploadHandler(store: uploads, backend: backend,
-                                                       limitBytes: configuration.uploadLimitBytes),
+                                                       limitBytes: configuration.uploadLimitBytes,
+                                                       decoded: { photos.offer(backend.prepare($1, as: $0)) }),
                                 stats: {
                                     ServerStats(rssMb: ProcessMemory.residentMegabytes() ?? 0, sessions: hub.count,
                                                 budgetMb: Double(configuration.memoryBudget.totalBytes >> 20),

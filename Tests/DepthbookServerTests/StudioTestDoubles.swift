@@ -27,6 +27,11 @@ final class FakeBackend: StudioBackend {
     func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?, polarity: DepthMapPolarity) throws -> Photo {
         throw ProtocolError.badRequest("fake backend reads no files")
     }
+
+    func prepare(_ photo: Photo, as reference: PhotoReference) -> LoadedPhoto {
+        LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
+                    renderer: FakeRenderer(gate: gate))
+    }
 }
 
 /// Holds renders while closed: each waiting render needs a permit (`allowOne`) or the gate opened.

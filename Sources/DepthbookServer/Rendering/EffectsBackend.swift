@@ -62,9 +62,13 @@ public struct EffectsBackend: StudioBackend {
         case .path:
             throw ProtocolError.forbidden("photos given by path are for the command line; upload the file instead")
         }
-        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
-                           renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget,
-                                                     uploads: StoredUploads(store: uploads)))
+        return prepare(photo, as: reference)
+    }
+
+    public func prepare(_ photo: Photo, as reference: PhotoReference) -> LoadedPhoto {
+        LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
+                    renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget,
+                                              uploads: StoredUploads(store: uploads)))
     }
 
     public func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?,

@@ -117,6 +117,8 @@ public protocol StudioBackend: Sendable {
     /// Decodes a photo a notebook refers to and makes its renderer (`.path` is refused: the server reads
     /// only its own files).
     func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto
+    /// A photo already decoded (an upload just checked) made ready as `loadPhoto` would make it.
+    func prepare(_ photo: Photo, as reference: PhotoReference) -> LoadedPhoto
     /// Decodes an upload fully; throws a message a user understands when it is not a photo we read.
     func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?, polarity: DepthMapPolarity) throws -> Photo
     /// Bytes every open photo's render cache holds together.

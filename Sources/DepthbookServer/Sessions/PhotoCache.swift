@@ -13,6 +13,8 @@ public final class PhotoCache: Sendable {
     public let byteLimit: Int
     private let load: @Sendable (PhotoReference) throws -> LoadedPhoto
     private let entries = Mutex<[(PhotoReference, LoadedPhoto)]>([])
+    /// The upload kept by `offer` that nobody has opened yet.
+    private let offered = Mutex<PhotoReference?>(nil)
     private let loading = NSLock()
 
     public init(byteLimit: Int, load: @escaping @Sendable (PhotoReference) throws -> LoadedPhoto) {
@@ -41,12 +43,29 @@ public final class PhotoCache: Sendable {
         return loaded
     }
 
+    /// Keeps a photo decoded elsewhere (an upload, decoded to check it) so the page that opens it next does
+    /// not wait for a second decode (about a second for a 12 MP HEIC). Only the newest such photo is kept until
+    /// it is opened, only if it fits beside the photos in use (which it never pushes out: uploading is not
+    /// using), and never in place of one already kept.
+    public func offer(_ loaded: LoadedPhoto) {
+        entries.withLock { list in
+            if let previous = offered.withLock({ $0 }), previous != loaded.reference {
+                list.removeAll { $0.0 == previous }
+            }
+            guard !list.contains(where: { $0.0 == loaded.reference }),
+                  list.reduce(loaded.byteCount, { $0 + $1.1.byteCount }) <= byteLimit else { return }
+            list.append((loaded.reference, loaded))
+            offered.withLock { $0 = loaded.reference }
+        }
+    }
+
     /// Bytes of the decoded photos kept.
     public var bytes: Int { entries.withLock { $0.reduce(0) { $0 + $1.1.byteCount } } }
 
     private func lookup(_ reference: PhotoReference) -> LoadedPhoto? {
         entries.withLock { list in
             guard let index = list.firstIndex(where: { $0.0 == reference }) else { return nil }
+            offered.withLock { if $0 == reference { $0 = nil } }
             let entry = list.remove(at: index)
             list.insert(entry, at: 0)
             return entry.1
