@@ -48,7 +48,7 @@ public final class StudioServer: Sendable {
         let router = HTTPRouter(publicDirectory: configuration.publicDirectory, exportsDirectory: exports,
                                 uploads: UploadHandler(store: uploads, backend: backend,
                                                        limitBytes: configuration.uploadLimitBytes,
-                                                       decoded: { photos.offer(backend.prepare($1, as: $0)) }),
+                                                       decoded: { photos.offer($0) }),
                                 stats: {
                                     ServerStats(rssMb: ProcessMemory.residentMegabytes() ?? 0, sessions: hub.count,
                                                 budgetMb: Double(configuration.memoryBudget.totalBytes >> 20),

@@ -25,7 +25,7 @@ struct UploadDecodeOnceTests {
             }
             self.photos = photos
             handler = UploadHandler(store: try UploadStore(directory: data + "/uploads"), backend: backend,
-                                    limitBytes: 64 << 20, decoded: { photos.offer(backend.prepare($1, as: $0)) })
+                                    limitBytes: 64 << 20, decoded: { photos.offer($0) })
         }
     }
 
@@ -33,8 +33,6 @@ struct UploadDecodeOnceTests {
         let count = Atomic<Int>(0)
         var value: Int { count.load(ordering: .relaxed) }
     }
-
-    static func setup(cacheBytes: Int) throws -> Setup { try Setup(cacheBytes: cacheBytes) }
 
     static func upload(_ name: String, _ setup: Setup) throws -> String {
         let response = setup.handler.upload(try SharedPhotos.bytes(name), depthFor: nil)
@@ -44,7 +42,7 @@ struct UploadDecodeOnceTests {
     }
 
     @Test func openingAnUploadUsesTheDecodeThatCheckedIt() throws {
-        let setup = try Self.setup(cacheBytes: 1 << 30)
+        let setup = try Setup(cacheBytes: 1 << 30)
         let id = try Self.upload("fidmaa-portrait-analyser__jpeg_depth_data.jpg", setup)
         let opened = try setup.photos.photo(.upload(id))
         #expect(setup.decodes.value == 0, "the upload was decoded again")
@@ -56,10 +54,10 @@ struct UploadDecodeOnceTests {
     }
 
     @Test func anUploadNeverPushesOutAPhotoInUse() throws {
-        let probe = try Self.setup(cacheBytes: 1 << 30)
+        let probe = try Setup(cacheBytes: 1 << 30)
         let inUse = try probe.photos.photo(.sample("portrait"))
         // Room for the photo in use and nothing more.
-        let setup = try Self.setup(cacheBytes: inUse.byteCount)
+        let setup = try Setup(cacheBytes: inUse.byteCount)
         _ = try setup.photos.photo(.sample("portrait"))
         let id = try Self.upload("fidmaa-portrait-analyser__jpeg_depth_data.jpg", setup)
         #expect(setup.decodes.value == 1)
@@ -71,12 +69,27 @@ struct UploadDecodeOnceTests {
 
     /// Only the newest upload nobody has opened is kept: uploading many photos holds one, not many.
     @Test func onlyTheNewestUnopenedUploadIsKept() throws {
-        let setup = try Self.setup(cacheBytes: 1 << 30)
+        let setup = try Setup(cacheBytes: 1 << 30)
         let first = try Self.upload("fidmaa-portrait-analyser__jpeg_depth_data.jpg", setup)
         let second = try Self.upload("spite-lensblur-extractor__table.jpg", setup)
         _ = try setup.photos.photo(.upload(second))
         #expect(setup.decodes.value == 0)
         _ = try setup.photos.photo(.upload(first))
         #expect(setup.decodes.value == 1, "an older unopened upload was still kept")
+    }
+
+    /// An upload pushed out before it was opened, then opened (decoded again), is a photo in use: a later
+    /// upload does not take its place.
+    @Test func anUploadOpenedAfterBeingPushedOutIsInUse() throws {
+        let probe = try Setup(cacheBytes: 1 << 30)
+        let size = try probe.photos.photo(.upload(try Self.upload("fidmaa-portrait-analyser__jpeg_depth_data.jpg", probe))).byteCount
+        let setup = try Setup(cacheBytes: size)
+        let first = try Self.upload("fidmaa-portrait-analyser__jpeg_depth_data.jpg", setup)
+        _ = try setup.photos.photo(.sample("portrait"))  // pushes the unopened upload out
+        _ = try setup.photos.photo(.upload(first))
+        #expect(setup.decodes.value == 2)
+        _ = try Self.upload("spite-lensblur-extractor__table.jpg", setup)
+        _ = try setup.photos.photo(.upload(first))
+        #expect(setup.decodes.value == 2, "a new upload pushed out the photo being used")
     }
 }

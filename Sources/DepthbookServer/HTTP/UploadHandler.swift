@@ -1,6 +1,5 @@
 import DepthbookCodecs
 import DepthbookEffects
-import DepthbookEngine
 import Foundation
 
 /// `POST /api/upload`: sniff the format, decode the whole photo, and only then store it, so a corrupt file
@@ -9,11 +8,11 @@ public struct UploadHandler: Sendable {
     let store: UploadStore
     let backend: any StudioBackend
     public let limitBytes: Int
-    /// Given each upload's decoded photo once it is stored (the studio keeps it for the page that opens it).
-    let decoded: @Sendable (PhotoReference, Photo) -> Void
+    /// Given each upload, decoded and made ready, once it is stored (the studio keeps it for the page that opens it).
+    let decoded: @Sendable (LoadedPhoto) -> Void
 
     public init(store: UploadStore, backend: any StudioBackend, limitBytes: Int,
-                decoded: @escaping @Sendable (PhotoReference, Photo) -> Void = { _, _ in }) {
+                decoded: @escaping @Sendable (LoadedPhoto) -> Void = { _ in }) {
         self.store = store
         self.backend = backend
         self.limitBytes = limitBytes
@@ -52,9 +51,9 @@ public struct UploadHandler: Sendable {
             }
             let photo = try backend.inspectUpload(body, fileExtension: fileExtension, depthMap: nil, polarity: .brighterIsNearer)
             let id = try store.store(body, fileExtension: fileExtension)
-            decoded(.upload(id), photo)
-            return .json(200, Uploaded(upload: id, photo: PhotoFactsJSON.make(photo, source: .upload(id)),
-                                       notebook: RecipeFromXMP.notebook(in: photo.xmp)))
+            let loaded = backend.prepare(photo, as: .upload(id))
+            decoded(loaded)
+            return .json(200, Uploaded(upload: id, photo: loaded.facts, notebook: RecipeFromXMP.notebook(in: photo.xmp)))
         } catch let error as AtomicFile.WriteError {
             return .jsonError(500, "the upload could not be stored: \(error.reason)")
         } catch {
@@ -81,7 +80,8 @@ public struct UploadHandler: Sendable {
         let photo = try backend.inspectUpload(Array(image), fileExtension: imageExtension, depthMap: depth, polarity: polarity)
         let depthID = try store.store(depth, fileExtension: fileExtension)
         let pairID = try store.storePair(image: imageID, depth: depthID, polarity: polarity)
-        decoded(.upload(pairID), photo)
-        return .json(200, Uploaded(upload: pairID, photo: PhotoFactsJSON.make(photo, source: .upload(pairID)), notebook: nil))
+        let loaded = backend.prepare(photo, as: .upload(pairID))
+        decoded(loaded)
+        return .json(200, Uploaded(upload: pairID, photo: loaded.facts, notebook: nil))
     }
 }

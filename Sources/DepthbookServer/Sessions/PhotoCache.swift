@@ -12,10 +12,19 @@ import Synchronization
 public final class PhotoCache: Sendable {
     public let byteLimit: Int
     private let load: @Sendable (PhotoReference) throws -> LoadedPhoto
-    private let entries = Mutex<[(PhotoReference, LoadedPhoto)]>([])
-    /// The upload kept by `offer` that nobody has opened yet.
-    private let offered = Mutex<PhotoReference?>(nil)
+    private let kept = Mutex(Kept())
     private let loading = NSLock()
+
+    private struct Kept {
+        /// Most recently used first.
+        var list: [(PhotoReference, LoadedPhoto)] = []
+        /// The upload kept by `offer` that nobody has opened yet.
+        var unopenedUpload: PhotoReference?
+
+        mutating func opened(_ reference: PhotoReference) {
+            if unopenedUpload == reference { unopenedUpload = nil }
+        }
+    }
 
     public init(byteLimit: Int, load: @escaping @Sendable (PhotoReference) throws -> LoadedPhoto) {
         self.byteLimit = byteLimit
@@ -28,17 +37,18 @@ public final class PhotoCache: Sendable {
         defer { loading.unlock() }
         if let hit = lookup(reference) { return hit }
         let loaded = try load(reference)
-        entries.withLock { list in
-            list.insert((reference, loaded), at: 0)
+        kept.withLock { kept in
+            kept.opened(reference)
+            kept.list.insert((reference, loaded), at: 0)
             // The newest always stays, even alone over the limit: it is the one being used.
             var total = 0
-            var kept = 0
-            for (_, photo) in list {
+            var count = 0
+            for (_, photo) in kept.list {
                 total += photo.byteCount
-                if kept > 0 && total > byteLimit { break }
-                kept += 1
+                if count > 0 && total > byteLimit { break }
+                count += 1
             }
-            list.removeLast(list.count - kept)
+            kept.list.removeLast(kept.list.count - count)
         }
         return loaded
     }
@@ -48,26 +58,27 @@ public final class PhotoCache: Sendable {
     /// it is opened, only if it fits beside the photos in use (which it never pushes out: uploading is not
     /// using), and never in place of one already kept.
     public func offer(_ loaded: LoadedPhoto) {
-        entries.withLock { list in
-            if let previous = offered.withLock({ $0 }), previous != loaded.reference {
-                list.removeAll { $0.0 == previous }
+        kept.withLock { kept in
+            if let previous = kept.unopenedUpload, previous != loaded.reference {
+                kept.list.removeAll { $0.0 == previous }
+                kept.unopenedUpload = nil
             }
-            guard !list.contains(where: { $0.0 == loaded.reference }),
-                  list.reduce(loaded.byteCount, { $0 + $1.1.byteCount }) <= byteLimit else { return }
-            list.append((loaded.reference, loaded))
-            offered.withLock { $0 = loaded.reference }
+            guard !kept.list.contains(where: { $0.0 == loaded.reference }),
+                  kept.list.reduce(loaded.byteCount, { $0 + $1.1.byteCount }) <= byteLimit else { return }
+            kept.list.append((loaded.reference, loaded))
+            kept.unopenedUpload = loaded.reference
         }
     }
 
     /// Bytes of the decoded photos kept.
-    public var bytes: Int { entries.withLock { $0.reduce(0) { $0 + $1.1.byteCount } } }
+    public var bytes: Int { kept.withLock { $0.list.reduce(0) { $0 + $1.1.byteCount } } }
 
     private func lookup(_ reference: PhotoReference) -> LoadedPhoto? {
-        entries.withLock { list in
-            guard let index = list.firstIndex(where: { $0.0 == reference }) else { return nil }
-            offered.withLock { if $0 == reference { $0 = nil } }
-            let entry = list.remove(at: index)
-            list.insert(entry, at: 0)
+        kept.withLock { kept in
+            guard let index = kept.list.firstIndex(where: { $0.0 == reference }) else { return nil }
+            kept.opened(reference)
+            let entry = kept.list.remove(at: index)
+            kept.list.insert(entry, at: 0)
             return entry.1
         }
     }
