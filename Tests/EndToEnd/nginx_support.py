@@ -119,9 +119,17 @@ class TLSClient:
     """A studio page's socket through nginx: wss, with the Origin a browser on that page would send."""
 
     def __init__(self, nginx: Nginx):
-        # Entered as a context manager, as the websockets library asks (closed in `close`).
-        self._connection = connect(f"wss://127.0.0.1:{nginx.https}/ws", ssl=nginx.context, compression=None,
-                                   max_size=64 << 20, origin=nginx.base, open_timeout=20)
+        # Entered as a context manager, as the websockets library asks (closed in `close`). One handshake in
+        # the whole suite once waited 20 s for nginx to answer on a loaded box (never reproduced in 150 tries
+        # alone): a second attempt tells a lost handshake from a refused one, which fails at once either way.
+        for attempt in range(2):
+            try:
+                self._connection = connect(f"wss://127.0.0.1:{nginx.https}/ws", ssl=nginx.context, compression=None,
+                                           max_size=64 << 20, origin=nginx.base, open_timeout=20)
+                break
+            except TimeoutError:
+                if attempt == 1:
+                    raise
         self.socket = self._connection.__enter__()
         self.next_id = 0
         self.frames: list[tuple[dict, bytes]] = []
