@@ -7,6 +7,7 @@ import DepthbookEngine
 /// Outside the grown hole the output is the input exactly. The fill is smooth: it continues the colours
 /// around the hole, like the background seen out of focus.
 struct InpaintFilter: Filter {
+    static let placement = PixelPlacement.moved
     static let info = FilterInfo(
         name: "inpaintUnderMatte", coreImageName: nil,
         summary: "Fills the matted area from the surrounding pixels (push-pull pyramid).",

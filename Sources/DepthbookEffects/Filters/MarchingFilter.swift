@@ -9,6 +9,7 @@ import DepthbookEngine
 struct MarchingFilter: Filter {
     enum Output: String, Sendable { case composite, coverage }
 
+    static let placement = PixelPlacement.moved
     static let info = FilterInfo(
         name: "marching", coreImageName: nil,
         summary: "Copies of the matted subject in a receding or advancing line, drawn back to front.",

@@ -11,6 +11,7 @@ import DepthbookEngine
 struct SubjectScaleFilter: Filter {
     enum Output: String, Sendable { case composite, matte, plate }
 
+    static let placement = PixelPlacement.moved
     static let info = FilterInfo(
         name: "subjectScale", coreImageName: nil,
         summary: "Scales the matted subject about its base and fills what it uncovers from a fill image.",

@@ -6,7 +6,7 @@ import Synchronization
 /// per run. It owns the engine cache for that photo, so moving one slider recomputes only the nodes after it.
 public final class NotebookRenderer: Sendable {
     public let photo: Photo
-    private let photoID: String
+    let photoID: String
     private let cache: RenderCache
     private let statistics = StatisticsCache()
     private let uploads: (any UploadedImages)?
@@ -125,7 +125,7 @@ public final class NotebookRenderer: Sendable {
         }
     }
 
-    private func context(_ evaluator: Evaluator) -> EffectContext {
+    func context(_ evaluator: Evaluator) -> EffectContext {
         EffectContext(photo: photo, photoID: photoID, evaluator: evaluator, statistics: statistics, uploads: uploads)
     }
 

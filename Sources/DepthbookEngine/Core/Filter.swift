@@ -29,6 +29,8 @@ public protocol Filter: Sendable {
     func rendersWholeFrame(for target: RenderTarget, extent: PixelSize) -> Bool
     /// Fills `request.target.region` from inputs rendered at `request.inputTargets`.
     func render(_ inputs: [PixelBuffer], _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer
+    /// Where the output's pixels come from, so the photo's depth and mattes can follow the image (`PlaneFollower`).
+    static var placement: PixelPlacement { get }
 }
 
 /// Everything a filter needs to know about one render of its node.
@@ -62,6 +64,9 @@ extension Filter {
     }
 
     public func rendersWholeFrame(for target: RenderTarget, extent: PixelSize) -> Bool { false }
+
+    /// Most filters change colour or tone, or blur, where the pixels already are.
+    public static var placement: PixelPlacement { .inPlace }
 
     /// Throws unless there are exactly `kinds.count` inputs of those kinds.
     public func expect(_ inputs: [PixelKind], _ kinds: [PixelKind]) throws {

@@ -14,6 +14,7 @@
 /// the edge pixels. Uncovered by the subject (behind a foreground edge): stretched, as in the talk (triangles
 /// torn at the depth discontinuity are kept, so the edge smears over the gap), or black (torn triangles dropped).
 public struct DollyZoom: Filter {
+    public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "dollyZoom", coreImageName: nil,
         summary: "Depth-displaced mesh seen by a virtual camera that dollies while keeping the focal plane's size.",

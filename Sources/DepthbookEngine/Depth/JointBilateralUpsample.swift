@@ -111,6 +111,7 @@ public struct JointBilateralUpsample: Filter {
 /// The input is rendered at (output size × zoom) for the window only; the window is centred on the
 /// normalised point (x, y) and kept inside the frame.
 public struct ZoomCrop: Filter {
+    public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "zoomCrop", coreImageName: "CICrop + CIAffineTransform",
         summary: "Magnify a window of the input around a point.",

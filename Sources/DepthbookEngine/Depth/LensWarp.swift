@@ -11,6 +11,7 @@ public struct LensWarp: Filter {
         case distort
     }
 
+    public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "lensWarp", coreImageName: nil,
         summary: "Rectify with the calibration's lens distortion, or re-apply it (the inverse warp).",

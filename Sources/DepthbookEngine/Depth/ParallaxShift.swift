@@ -6,6 +6,7 @@
 ///
 /// One frame of the "Wiggle Me" loop; `WiggleFrames` sweeps (dx, dy) around a circle.
 public struct ParallaxShift: Filter {
+    public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "parallaxShift", coreImageName: nil,
         summary: "Re-render the photo from a camera stepped sideways, the focal plane fixed, z-buffered.",

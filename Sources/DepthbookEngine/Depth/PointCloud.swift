@@ -82,6 +82,7 @@ public struct PointCloud: Sendable {
 /// nearest. With no orbit and no distance every point lands back on its own pixel: the image at the depth
 /// plane's resolution, holes black.
 public struct PointCloudRender: Filter {
+    public static let placement = PixelPlacement.unfollowable
     public static let info = FilterInfo(
         name: "pointCloud", coreImageName: nil,
         summary: "Unproject depth with the intrinsics, discard holes, splat coloured points from an orbiting viewpoint.",

@@ -4,6 +4,7 @@
 /// A point p of the input lands at (a·px + c·py + tx, b·px + d·py + ty) (CGAffineTransform's layout);
 /// each output pixel centre is mapped back through the inverse. The translation scales with the render.
 public struct AffineTransform: Filter {
+    public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "affineTransform", coreImageName: "CIAffineTransform",
         summary: "Rotate, scale, shear or shift the picture within its frame (bilinear, edges clamped).",

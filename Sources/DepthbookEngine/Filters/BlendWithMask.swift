@@ -2,6 +2,7 @@
 ///
 /// Inputs: foreground, background (both images or both planes) and a plane mask (0...1, not clamped).
 public struct BlendWithMask: PointwiseFilter {
+    public static let placement = PixelPlacement.mixed
     public static let info = FilterInfo(
         name: "blendWithMask", coreImageName: "CIBlendWithMask",
         summary: "Mix foreground and background through a 0...1 mask.")

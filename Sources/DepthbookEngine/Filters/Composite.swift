@@ -15,6 +15,7 @@ public struct Composite: PointwiseFilter {
         case sourceOver
     }
 
+    public static let placement = PixelPlacement.mixed
     public static let info = FilterInfo(
         name: "composite", coreImageName: "CIMultiplyCompositing / CIScreenBlendMode / CIAdditionCompositing / CISourceOverCompositing",
         summary: "Combine a foreground and a background: multiply, screen, add, or source-over with a coverage plane.")

@@ -3,6 +3,7 @@
 /// The rectangle is clipped to the input; an empty result is refused when the node is built. Outside the
 /// frame nothing exists: every filter clamps to the frame's edge (Core Image's clampedToExtent behaviour).
 public struct Crop: Filter {
+    public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "crop", coreImageName: "CICrop",
         summary: "Keep a rectangle of the picture.",
@@ -35,7 +36,7 @@ public struct Crop: Filter {
     }
 
     /// The input frame at this render and the crop's origin in it.
-    func placement(_ target: RenderTarget, extent: PixelSize, inputExtent: PixelSize) -> (PixelSize, Int, Int) {
+    func window(_ target: RenderTarget, extent: PixelSize, inputExtent: PixelSize) -> (PixelSize, Int, Int) {
         let sx = Double(target.size.width) / Double(extent.width), sy = Double(target.size.height) / Double(extent.height)
         let size = PixelSize(width: max(1, Int((Double(inputExtent.width) * sx).rounded())),
                              height: max(1, Int((Double(inputExtent.height) * sy).rounded())))
@@ -44,7 +45,7 @@ public struct Crop: Filter {
     }
 
     public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {
-        let (size, ox, oy) = placement(target, extent: extent, inputExtent: inputExtents[0])
+        let (size, ox, oy) = window(target, extent: extent, inputExtent: inputExtents[0])
         let r = target.region
         let frame = PixelRect(size)
         var region = PixelRect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height).intersection(frame)
@@ -54,7 +55,7 @@ public struct Crop: Filter {
 
     public func render(_ inputs: [PixelBuffer], _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer {
         let input = inputs[0], region = request.region, inR = input.region, ch = input.channels
-        let (_, ox, oy) = placement(request.target, extent: request.extent, inputExtent: request.inputExtents[0])
+        let (_, ox, oy) = window(request.target, extent: request.extent, inputExtent: request.inputExtents[0])
         return PixelBuffer(region: region, channels: ch) { out in
             for y in 0..<region.height {
                 let sy = min(inR.maxY - 1, max(inR.y, region.y + y + oy)) - inR.y

@@ -4,6 +4,7 @@
 /// in a row, odd rows shifted by half a cell; each pixel takes its nearest centre (so cells are hexagons)
 /// and reads the pixel there (clamped to the frame). Lengths are native pixels, scaled with the render.
 public struct HexagonalPixellate: Filter {
+    public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "hexagonalPixellate", coreImageName: "CIHexagonalPixellate",
         summary: "Hexagonal mosaic.",

@@ -129,23 +129,31 @@ public struct PlaneSource: Filter {
     /// Whether NaN samples are holes to skip when resampling.
     public let hasHoles: Bool
 
-    public init(_ raster: Raster<Float>, id: String, hasHoles: Bool = false) throws {
+    /// The native size the plane stands for (its own size unless stretched).
+    public let stretchedSize: PixelSize?
+
+    /// `stretchedTo` gives the plane another native size (a depth map standing where the image is) without
+    /// resampling it: each render samples the raster once, at the render's own size.
+    public init(_ raster: Raster<Float>, id: String, hasHoles: Bool = false, stretchedTo stretchedSize: PixelSize? = nil) throws {
         guard raster.channels == 1 || raster.channels == 3, raster.width > 0, raster.height > 0 else {
             throw RenderError.badInputs(filter: Self.info.name, message: "needs a non-empty 1- or 3-channel raster")
         }
         self.raster = raster
         self.id = id
         self.hasHoles = hasHoles
+        self.stretchedSize = stretchedSize
     }
 
-    public var parameterKey: String { "id=\(id)" }
+    public var parameterKey: String {
+        stretchedSize.map { "id=\(id),stretched=\($0.width)x\($0.height)" } ?? "id=\(id)"
+    }
 
     public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
         try expect(inputs, [])
         return raster.channels == 3 ? .image : .plane
     }
 
-    public func extent(inputs: [PixelSize]) -> PixelSize { PixelSize(width: raster.width, height: raster.height) }
+    public func extent(inputs: [PixelSize]) -> PixelSize { stretchedSize ?? PixelSize(width: raster.width, height: raster.height) }
 
     public func rendersWholeFrame(for target: RenderTarget, extent: PixelSize) -> Bool {
         target.size.width < extent.width || target.size.height < extent.height
@@ -153,7 +161,7 @@ public struct PlaneSource: Filter {
 
     public func render(_ inputs: [PixelBuffer], _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer {
         let target = request.target
-        let native = extent(inputs: [])
+        let native = PixelSize(width: raster.width, height: raster.height)
         let source = PixelBuffer(region: PixelRect(native), channels: raster.channels, samples: raster.samples)
         if target.size == native { return source.cropped(to: target.region) }
         let resampler = Resampler(inSize: native, outSize: target.size, region: target.region, method: .bilinear,

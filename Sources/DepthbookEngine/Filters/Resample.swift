@@ -4,6 +4,7 @@
 /// (a closing of a depth mask) stays at depth resolution. Reductions widen the kernel (area-like).
 /// Core Image: CILanczosScaleTransform / CIAffineTransform (scale part).
 public struct Resample: Filter {
+    public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "resample", coreImageName: "CILanczosScaleTransform",
         summary: "Resample to a new size with nearest, bilinear, bicubic or Lanczos interpolation (half-pixel centres, edges clamped).",

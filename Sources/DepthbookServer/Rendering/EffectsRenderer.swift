@@ -46,10 +46,10 @@ final class EffectsRenderer: PhotoRenderer {
         if format == .gif || format == .mp4 {
             return try loop(notebook: notebook, export: export, progress: progress, isCancelled: isCancelled)
         }
-        let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width),
-                                                   isCancelled: isCancelled)
-        progress(0.7)
         if format == .png {
+            let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width),
+                                                       isCancelled: isCancelled)
+            progress(0.7)
             // A mask or matte exports as one grey channel; anything else as the RGB the page shows.
             let image = rendered.image
             let plane = rendered.kind == .mask
@@ -58,10 +58,11 @@ final class EffectsRenderer: PhotoRenderer {
                 : image
             return ExportedFile(bytes: try PNGCodec.encode(plane), fileExtension: "png")
         }
-        // The full-resolution result keeps the photo's depth, mattes and faces, and carries its recipe.
-        var result = photo
-        result.image = rendered.image
-        let bytes = try PhotoWriter.jpegWithDepth(result, quality: 92, extraXMP: try RecipeXMP.packet(notebook: notebook, cell: cell))
+        // The full-resolution result carries the photo's depth and mattes, moved as the recipe moved the image,
+        // and its recipe.
+        let exported = try notebookRenderer.exportedPhoto(notebook: notebook, cell: cell, isCancelled: isCancelled)
+        progress(0.7)
+        let bytes = try PhotoWriter.jpegWithDepth(exported.photo, quality: 92, extraXMP: try RecipeXMP.packet(notebook: notebook, cell: cell))
         return ExportedFile(bytes: bytes, fileExtension: "jpg")
     }
 
