@@ -69,7 +69,9 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
                                       cx: c.cx, cy: c.cy, lensDistortion: c.hasLensDistortion,
                                       lensDistortionPercent: LensDistortionModel(c).map { ($0.largestMagnification * 1e4).rounded() / 100 })
         }
-        faces = photo.faces.isEmpty ? nil : photo.faces.map { Face(x: $0.x, y: $0.y, w: $0.width, h: $0.height, detected: $0.detected ? true : nil) }
+        // Faces only: the file's other regions (an iPhone's "Focus" area, often the face's own box) are not faces.
+        let faceRegions = photo.faces.filter { $0.type.lowercased() == "face" }
+        faces = faceRegions.isEmpty ? nil : faceRegions.map { Face(x: $0.x, y: $0.y, w: $0.width, h: $0.height, detected: $0.detected ? true : nil) }
     }
 
     /// The facts as compact JSON text with keys in a stable order.

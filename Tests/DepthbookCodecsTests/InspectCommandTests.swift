@@ -43,7 +43,8 @@ extension InspectCommandTests {
         #expect(status == 0)
         let printed = try JSONDecoder().decode(PhotoFacts.self, from: Data(stdout.utf8))
         #expect(printed == PhotoFacts(try PhotoReader.read(contentsOf: file)))
-        #expect(printed.faces?.count == 2 && printed.mattes?.first?.kind == "portraitEffectsMatte")
+        // One face: the file's second region is the camera's focus area, not a face.
+        #expect(printed.faces?.count == 1 && printed.mattes?.first?.kind == "portraitEffectsMatte")
     }
 
     @Test func separateDepthFile() throws {

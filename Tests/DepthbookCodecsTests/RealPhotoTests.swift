@@ -143,6 +143,9 @@ struct RealPhotoTests {
     /// the person (within one face height of the matte's topmost row) and on the person.
     @Test func sensorOrientedFacesLandOnTheHead() throws {
         let photo = try PhotoReader.read(contentsOf: SharedPhotos.path("fidmaa-portrait-analyser__jpeg_depth_data.jpg"))
+        // The file names two regions over the same area, a face and the camera's focus: the facts list one face.
+        #expect(photo.faces.map(\.type).sorted() == ["Face", "Focus"], "\(photo.faces)")
+        #expect(try PhotoFacts(photo).faces?.count == 1)
         let face = try #require(photo.faces.first { $0.type == "Face" })
         let matte = try #require(photo.matte(.portraitEffectsMatte)).plane
         let right = face.x + face.width, bottom = face.y + face.height

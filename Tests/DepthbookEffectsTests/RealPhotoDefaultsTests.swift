@@ -80,6 +80,31 @@ struct RealPhotoDefaultsTests {
         #expect(mean(rows * 2 / 3..<rows) > 0.4, "the pug and the cushion below are the subject")
     }
 
+    /// Big Head on a portrait the frame cuts off below (the JPEG selfie, whose file names its face) grows the
+    /// subject about the face: the face's centre stays inside the scaled matte and the top of the head rises by
+    /// (scale − 1) × its distance from the face's centre, not by its distance from the frame's bottom.
+    @Test func bigHeadGrowsAPortraitAboutItsFace() throws {
+        let photo = try PhotoReader.read(contentsOf: SharedPhotos.path("fidmaa-portrait-analyser__jpeg_depth_data.jpg"))
+        let face = try #require(photo.faces.first)
+        let scale = 1.1
+        let notebook = S.notebook([S.step("scaled", "scaledMatte", ["image": "photo", "matte": "photo.portraitEffectsMatte"],
+                                          ["scale": .number(scale)])])
+        let width = 240
+        let before = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: width)
+        let after = try S.floats(photo, notebook, "scaled", width: width)
+        func top(_ plane: PixelBuffer) -> Double? {
+            (0..<plane.height).first { y in (0..<plane.width).contains { plane.samples[y * plane.width + $0] > 0.5 } }
+                .map { Double($0) / Double(plane.height) }
+        }
+        let topBefore = try #require(top(before)), topAfter = try #require(top(after))
+        let faceY = face.centerY / Double(photo.height)
+        #expect(topBefore < 0.98 && topBefore < faceY)
+        let aboutFace = faceY - scale * (faceY - topBefore), aboutBase = 1 - scale * (1 - topBefore)
+        #expect(abs(topAfter - aboutFace) <= 0.01, "top \(topAfter): about the face \(aboutFace), about the base \(aboutBase)")
+        let fx = Int(face.centerX / Double(photo.width) * Double(width)), fy = Int(faceY * Double(after.height))
+        #expect(after.samples[fy * after.width + fx] > 0.9)
+    }
+
     /// An optional input bound to a plane the photo lacks is dropped, not a failure: depth of field's matte on
     /// a photo with depth from a separate map and no matte falls back; without any depth the cell says what
     /// to do.

@@ -28,11 +28,11 @@ struct FillBehindSubjectEffect: Effect {
     }
 }
 
-/// Big Head's first step: the subject scaled about its base over the filled plate.
+/// Big Head's first step: the subject scaled about its anchor (`anchor(of:)`) over the filled plate.
 struct ScaleSubjectEffect: Effect {
     static let description = EffectDescription(
         id: "scaleSubject", title: "Scale the subject",
-        summary: "Make the matted subject bigger or smaller, anchored at its base; what it uncovers is filled from around it.",
+        summary: "Make the matted subject bigger or smaller, anchored at its base (at its face when the frame cuts it off below); what it uncovers is filled from around it.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
         parameters: scaleParameters + [
             .choice("output", "Show", ["composite", "plate"], default: "composite",
@@ -53,10 +53,23 @@ struct ScaleSubjectEffect: Effect {
 
     static func scaled(image: Node, matte: Node, scale: Double, grow: Double, output: SubjectScaleFilter.Output,
                        _ c: EffectContext) throws -> Node {
-        let base = try subjectBox(matte, effect: description.id, c).base
+        let anchor = anchor(of: try subjectBox(matte, effect: description.id, c), c)
         // The matte output never reads the fill: skip the inpainting for it.
         let fill = output == .matte ? image : try Node(InpaintFilter(grow: c.nativePixels(grow, for: image)), [image, matte])
-        return try Node(SubjectScaleFilter(scale: scale, anchorX: base.x, anchorY: base.y, output: output), [image, matte, fill])
+        return try Node(SubjectScaleFilter(scale: scale, anchorX: anchor.x, anchorY: anchor.y, output: output), [image, matte, fill])
+    }
+
+    /// The point the subject is scaled about. A subject standing in the frame scales about its base, so it stays
+    /// on its ground. One the frame's bottom edge cuts (a portrait, a selfie) has no ground in view: it scales
+    /// about its face when the photo has one inside the subject (named by the file or found in the picture),
+    /// so the face grows where it is instead of rising out of the frame; else about its base.
+    static func anchor(of box: SubjectBounds, _ c: EffectContext) -> (x: Double, y: Double) {
+        let cutByTheFrame = box.maxY >= 0.98
+        let faces = DepthSupport.faces(c).map { (x: $0.x + $0.width / 2, y: $0.y + $0.height / 2, area: $0.width * $0.height) }
+        guard cutByTheFrame,
+              let face = faces.filter({ box.minX <= $0.x && $0.x <= box.maxX && box.minY <= $0.y && $0.y <= box.maxY })
+                  .max(by: { $0.area < $1.area }) else { return box.base }
+        return (face.x, face.y)
     }
 }
 
@@ -64,7 +77,7 @@ struct ScaleSubjectEffect: Effect {
 struct ScaledMatteEffect: Effect {
     static let description = EffectDescription(
         id: "scaledMatte", title: "Scaled matte",
-        summary: "The portrait matte scaled with the subject about its base: white where the subject now is.",
+        summary: "The portrait matte scaled with the subject about its anchor: white where the subject now is.",
         output: .plane, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
         parameters: [ScaleSubjectEffect.scaleParameters[0]])
 
