@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "DepthbookServer",
             dependencies: [
-                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "CWebSockets",
+                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookFrames", "CWebSockets",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -77,10 +77,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The binary frame layout (header and JPEG) the server sends and the load-test client reads.
+        .target(name: "DepthbookFrames", dependencies: ["DepthbookEffects"], swiftSettings: swiftSettings),
+        // `depthbook loadtest`: many studio pages over libwebsockets' client, timing what a person would see.
+        // Apart from the server: it speaks the protocol from outside, as a browser does.
+        .target(
+            name: "DepthbookLoadtest",
+            dependencies: ["DepthbookEffects", "DepthbookFrames", "CWebSockets"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "depthbook",
             dependencies: [
-                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookServer",
+                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookServer", "DepthbookLoadtest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -111,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DepthbookServerTests",
-            dependencies: ["DepthbookServer", "DepthbookCodecs", "DepthbookEffects", "DepthbookTestSupport",
+            dependencies: ["DepthbookServer", "DepthbookLoadtest", "DepthbookFrames", "DepthbookCodecs", "DepthbookEffects", "DepthbookTestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DepthbookServer
+import DepthbookLoadtest
 import Foundation
 
 /// `depthbook loadtest`: drive real WebSocket sessions against a running `depthbook serve` and print one

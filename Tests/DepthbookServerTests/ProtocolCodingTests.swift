@@ -2,6 +2,7 @@ import DepthbookEffects
 import Foundation
 import Testing
 @testable import DepthbookServer
+import DepthbookFrames
 
 @Suite(.timeLimit(.minutes(5)))
 struct ProtocolCodingTests {

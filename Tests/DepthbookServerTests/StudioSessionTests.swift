@@ -1,6 +1,7 @@
 import DepthbookEffects
 import Testing
 @testable import DepthbookServer
+import DepthbookFrames
 
 /// Sessions end to end through the studio, with a fake renderer and in-memory connections.
 @Suite(.timeLimit(.minutes(5)))

@@ -1,7 +1,9 @@
 import DepthbookEffects
 import Foundation
 import Testing
+@testable import DepthbookLoadtest
 @testable import DepthbookServer
+import DepthbookFrames
 
 /// The real libwebsockets server on loopback, driven by the load test's own RFC 6455 client.
 @Suite(.timeLimit(.minutes(5)))

@@ -1,3 +1,5 @@
+import DepthbookFrames
+
 /// Which output of a cell a render feeds: its preview or its 1:1 crop. Each has its own sequence of frames.
 public struct RenderSlot: Sendable, Hashable, CustomStringConvertible {
     public var cell: String

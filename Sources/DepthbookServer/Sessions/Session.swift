@@ -1,6 +1,7 @@
 import DepthbookEffects
 import Foundation
 import Synchronization
+import DepthbookFrames
 
 /// A studio session: the notebook and photo one page works on, its renders, and the connections attached
 /// to it (one editor, any number of view-only watchers). It outlives its connections for a grace period

@@ -239,7 +239,7 @@ public final class Studio: Sendable {
             var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
                                           target: .preview(width: s.previewWidths[set.cell] ?? 1024),
                                           interactive: set.interactive ?? false)]
-            for cell in NotebookGraph.dependents(of: set.cell, in: notebook) {
+            for cell in notebook.dependents(of: set.cell) {
                 guard let width = s.previewWidths[cell] else { continue }
                 requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
                                               target: .preview(width: width), interactive: set.interactive ?? false))
@@ -378,23 +378,6 @@ extension StudioRequest {
         case .hello, .listSamples, .listNotebooks, .effects, .histogram: return false
         case .openNotebook, .openPhoto, .setNotebook, .setParams, .preview, .crop, .save, .export: return true
         }
-    }
-}
-
-/// Which cells read which: a change re-renders the cells below that depend on it.
-enum NotebookGraph {
-    /// Cells after `cell` that read it directly or through other cells, in notebook order.
-    static func dependents(of cell: String, in notebook: Notebook) -> [String] {
-        var affected: Set<String> = [cell]
-        var result: [String] = []
-        for other in notebook.cells where other.id != cell {
-            let reads = other.references.map { $0.split(separator: ".", maxSplits: 1).first.map(String.init) ?? $0 }
-            if reads.contains(where: affected.contains) {
-                affected.insert(other.id)
-                result.append(other.id)
-            }
-        }
-        return result
     }
 }
 

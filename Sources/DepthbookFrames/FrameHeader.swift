@@ -36,7 +36,9 @@ public struct FrameHeader: Sendable, Equatable, Codable {
 /// The binary frame layout: a 4-byte big-endian header length, the UTF-8 JSON header, then the JPEG bytes.
 public enum BinaryFrame {
     public static func encode(header: FrameHeader, jpeg: [UInt8]) -> [UInt8] {
-        let json = (try? Array(ReplyEncoder.encoder().encode(header))) ?? Array("{}".utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let json = (try? Array(encoder.encode(header))) ?? Array("{}".utf8)
         var out = [UInt8]()
         out.reserveCapacity(4 + json.count + jpeg.count)
         let n = UInt32(json.count)

@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookFrames
 import Foundation
 import Synchronization
 
@@ -230,7 +231,7 @@ struct DragSession {
             // Every cell with a picture is previewed, as the page shows them all; the last one reading the
             // slider's cell is what a person watches.
             let previewed = notebook.cells.filter { [.photo, .view, .step].contains($0.kind) }.map(\.id)
-            let watched = NotebookGraph.dependents(of: cell, in: notebook).last ?? cell
+            let watched = notebook.dependents(of: cell).last ?? cell
             shared.finalCell.withLock { $0 = watched }
             result.finalCell = watched
             var seq = 1
