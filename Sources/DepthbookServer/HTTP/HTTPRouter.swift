@@ -89,7 +89,7 @@ public struct HTTPRouter: Sendable {
         if request.path.hasPrefix("/exports/") {
             guard request.authorized else { return Self.tokenNeeded("downloads of exports") }
             let name = String(request.path.dropFirst("/exports/".count))
-            guard let exportFiles, ExportNaming.isValidFileName(name), case .file(let path) = exportFiles.resolve("/" + name) else {
+            guard let exportFiles, ExportWriter.isValidFileName(name), case .file(let path) = exportFiles.resolve("/" + name) else {
                 return .text(404, "not found")
             }
             return StaticFiles.fileResponse(path: path, ifNoneMatch: request.ifNoneMatch,
@@ -118,14 +118,6 @@ extension Cell {
     static func isValidNotebookName(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 64 && name.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
-        }
-    }
-}
-
-extension ExportNaming {
-    static func isValidFileName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 128 && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "." || $0 == "_"
         }
     }
 }

@@ -159,13 +159,7 @@ public final class Studio: Sendable {
             throw ProtocolError.notFound("no saved notebook \"\(open.shared ?? "")\"")
         }
         let photo = try loadPhoto(notebook.photo)
-        session.state.withLock { s in
-            s.notebook = notebook
-            s.shared = shared
-            s.parent = shared
-            s.photo = OpenPhoto(photo)
-            s.previewWidths = [:]
-        }
+        session.state.withLock { $0.open(notebook, shared: shared, photo: OpenPhoto(photo)) }
         session.invalidateRenders()
         session.broadcast(only: .watch) {
             ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook), "photo": photo.facts])
@@ -175,14 +169,7 @@ public final class Studio: Sendable {
 
     private func openPhoto(_ reference: PhotoReference, _ session: Session) throws -> PhotoResult {
         let photo = try loadPhoto(reference)
-        let notebook: Notebook? = session.state.withLock { s in
-            s.photo = OpenPhoto(photo)
-            if s.notebook != nil, s.notebook?.photo != reference {
-                s.notebook?.photo = reference
-                s.shared = nil
-            }
-            return s.notebook
-        }
+        let notebook = session.state.withLock { $0.change(to: OpenPhoto(photo)) }
         session.invalidateRenders()
         var fields: [String: JSONValue] = ["photo": photo.facts]
         if let notebook { fields["notebook"] = ReplyEncoder.jsonValue(notebook) }
@@ -197,11 +184,7 @@ public final class Studio: Sendable {
         guard let current else { throw ProtocolError.badRequest("open a notebook before replacing it") }
         do { try ParameterCheck.check(notebook) } catch { throw ProtocolError.badRequest("\(error)") }
         let photo = current.photo != notebook.photo ? try loadPhoto(notebook.photo) : nil
-        session.state.withLock { s in
-            if s.notebook != notebook { s.shared = nil }
-            s.notebook = notebook
-            if let photo { s.photo = OpenPhoto(photo) }
-        }
+        session.state.withLock { $0.replace(with: notebook, photo: photo.map(OpenPhoto.init)) }
         session.invalidateRenders()
         session.broadcast(only: .watch) { ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]) }
         return NotebookResult(notebook: notebook)
@@ -209,43 +192,7 @@ public final class Studio: Sendable {
 
     private func setParams(_ set: StudioRequest.SetParams, _ session: Session,
                            from connection: ClientConnection) throws -> (CellSeqResult, Session.RenderKickoff) {
-        let (requests, notebook): ([FrameRequest], Notebook) = try session.state.withLock { s in
-            guard var notebook = s.notebook else { throw ProtocolError.badRequest("open a notebook first") }
-            if let newest = s.scheduler.newestSeq(for: RenderSlot(cell: set.cell, kind: .preview)), newest > set.seq {
-                throw ProtocolError.badRequest("seq \(set.seq) is older than \(newest), already seen for cell \"\(set.cell)\"")
-            }
-            guard let index = notebook.cells.firstIndex(where: { $0.id == set.cell }) else {
-                throw ProtocolError.notFound("no cell \"\(set.cell)\" in the notebook")
-            }
-            guard notebook.cells[index].kind == .step else {
-                throw ProtocolError.badRequest("cell \"\(set.cell)\" is a \(notebook.cells[index].kindName) cell; only step cells have parameters")
-            }
-            // Refused before anything is merged: the notebook keeps its last good values.
-            let unset = set.unset ?? []
-            do {
-                try ParameterCheck.check(set.params, unset: unset, effect: notebook.cells[index].effect ?? "")
-            } catch {
-                throw ProtocolError.badRequest("cell \"\(set.cell)\": \(error)")
-            }
-            var params = notebook.cells[index].params ?? [:]
-            params.merge(set.params) { _, new in new }
-            for name in unset where set.params[name] == nil { params[name] = nil }
-            if notebook.cells[index].params != params {
-                notebook.cells[index].params = params
-                s.shared = nil
-            }
-            s.notebook = notebook
-            // The changed cell renders first, then every cell below it that reads it and has a preview.
-            var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
-                                          target: .preview(width: s.previewWidths[set.cell] ?? 1024),
-                                          interactive: set.interactive ?? false)]
-            for cell in notebook.dependents(of: set.cell) {
-                guard let width = s.previewWidths[cell] else { continue }
-                requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
-                                              target: .preview(width: width), interactive: set.interactive ?? false))
-            }
-            return (requests, notebook)
-        }
+        let (requests, notebook) = try session.state.withLock { s in (try s.apply(set), s.notebook) }
         let kickoff = try session.requestRenders(requests)
         session.broadcast(only: .watch, except: connection.id) {
             ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)])
@@ -282,29 +229,20 @@ public final class Studio: Sendable {
             throw ProtocolError.badRequest("open a notebook before saving")
         }
         let id = try store.save(notebook, parent: parent)
-        session.state.withLock { s in
-            if s.notebook == notebook {
-                s.shared = id
-                s.parent = id
-            }
-        }
+        session.state.withLock { $0.saved(notebook, as: id) }
         return SaveResult(shared: id, url: "/n/\(id)")
     }
 
     private func export(_ export: StudioRequest.Export, id: Int, _ session: Session, connection: ClientConnection,
                         reply: @escaping @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void) {
-        let directory = exportsDirectory
+        let writer = ExportWriter(directory: exportsDirectory)
         let progress: @Sendable (Double) -> Void = { fraction in
             connection.sendText(ReplyEncoder.event("progress", [
                 "request": .number(Double(id)), "fraction": .number(min(1, max(0, fraction))),
             ]))
         }
         // One export per session at a time; it stops when the page that asked for it is gone.
-        let busy = session.state.withLock { s -> Bool in
-            defer { s.exporting = true }
-            return s.exporting
-        }
-        if busy {
+        guard session.state.withLock({ $0.beginExport() }) else {
             reply(.failure(.badRequest("an export of this session is already running; wait for it to finish")))
             return
         }
@@ -319,12 +257,9 @@ public final class Studio: Sendable {
             defer { StudioMetrics.shared.recordRender(.export, since: started) }
             let file = try renderer.export(notebook: notebook, export: export, progress: progress,
                                            isCancelled: { connection.isClosed })
-            let digest = SHA256.hex(file.bytes).prefix(12)
-            let name = "\(ExportNaming.slug(notebook.name))-\(ExportNaming.slug(export.cell))-\(digest).\(file.fileExtension)"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try AtomicFile.write(file.bytes, to: "\(directory)/\(name)")
+            let written = try writer.write(file, notebook: notebook.name, cell: export.cell)
             progress(1)
-            return ExportResult(url: "/exports/\(name)", bytes: file.bytes.count)
+            return written
         }, completion: done)
     }
 
@@ -381,14 +316,3 @@ extension StudioRequest {
     }
 }
 
-/// File names for exports: readable, and safe to serve from `/exports/`.
-enum ExportNaming {
-    static func slug(_ text: String) -> String {
-        let kept = text.unicodeScalars.map { scalar -> Character in
-            let ok = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
-            return ok ? Character(scalar) : "-"
-        }
-        let slug = String(kept.prefix(40))
-        return slug.isEmpty ? "export" : slug
-    }
-}

@@ -1,0 +1,84 @@
+import DepthbookEffects
+
+/// The changes a page makes to its session, as plain edits of `Session.State`: no locks, no sockets, no
+/// files. `Studio` loads what they need (a notebook, a photo) and applies them under the session's lock;
+/// each refuses before it changes anything, so a refused request leaves the session as it was.
+extension Session.State {
+    /// A notebook opened (bundled, or saved as `shared`) on its photo: every cell's preview starts anew.
+    mutating func open(_ notebook: Notebook, shared: String?, photo: OpenPhoto) {
+        self.notebook = notebook
+        self.shared = shared
+        parent = shared
+        self.photo = photo
+        previewWidths = [:]
+    }
+
+    /// Another photo under the same recipe; the notebook names it from now on (an edit: no longer the saved
+    /// version). Returns the notebook as it now is, if one is open.
+    mutating func change(to photo: OpenPhoto) -> Notebook? {
+        self.photo = photo
+        if notebook != nil, notebook?.photo != photo.reference {
+            notebook?.photo = photo.reference
+            shared = nil
+        }
+        return notebook
+    }
+
+    /// The whole notebook replaced (an undo, a cell added); `photo` when it names another photo.
+    mutating func replace(with notebook: Notebook, photo: OpenPhoto?) {
+        if self.notebook != notebook { shared = nil }
+        self.notebook = notebook
+        if let photo { self.photo = photo }
+    }
+
+    /// One step cell's parameters changed: checked against its effect, merged, and answered with the renders
+    /// it needs (the cell first, then every cell below that reads it and has a preview), all under `set.seq`.
+    mutating func apply(_ set: StudioRequest.SetParams) throws -> [FrameRequest] {
+        guard var notebook else { throw ProtocolError.badRequest("open a notebook first") }
+        if let newest = scheduler.newestSeq(for: RenderSlot(cell: set.cell, kind: .preview)), newest > set.seq {
+            throw ProtocolError.badRequest("seq \(set.seq) is older than \(newest), already seen for cell \"\(set.cell)\"")
+        }
+        guard let index = notebook.cells.firstIndex(where: { $0.id == set.cell }) else {
+            throw ProtocolError.notFound("no cell \"\(set.cell)\" in the notebook")
+        }
+        guard notebook.cells[index].kind == .step else {
+            throw ProtocolError.badRequest("cell \"\(set.cell)\" is a \(notebook.cells[index].kindName) cell; only step cells have parameters")
+        }
+        let unset = set.unset ?? []
+        do {
+            try ParameterCheck.check(set.params, unset: unset, effect: notebook.cells[index].effect ?? "")
+        } catch {
+            throw ProtocolError.badRequest("cell \"\(set.cell)\": \(error)")
+        }
+        var params = notebook.cells[index].params ?? [:]
+        params.merge(set.params) { _, new in new }
+        for name in unset where set.params[name] == nil { params[name] = nil }
+        if notebook.cells[index].params != params {
+            notebook.cells[index].params = params
+            shared = nil
+        }
+        self.notebook = notebook
+        let interactive = set.interactive ?? false
+        var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
+                                     target: .preview(width: previewWidths[set.cell] ?? 1024), interactive: interactive)]
+        for cell in notebook.dependents(of: set.cell) {
+            guard let width = previewWidths[cell] else { continue }
+            requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
+                                         target: .preview(width: width), interactive: interactive))
+        }
+        return requests
+    }
+
+    /// `notebook` was saved as `id`: the session is that version unless it changed while saving.
+    mutating func saved(_ notebook: Notebook, as id: String) {
+        guard self.notebook == notebook else { return }
+        shared = id
+        parent = id
+    }
+
+    /// Claims the session's one export; false while another runs.
+    mutating func beginExport() -> Bool {
+        defer { exporting = true }
+        return !exporting
+    }
+}

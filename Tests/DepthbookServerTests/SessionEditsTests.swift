@@ -1,0 +1,64 @@
+import DepthbookEffects
+import Testing
+@testable import DepthbookServer
+
+/// The session's edits as plain state changes: what a parameter change merges, which renders it asks for,
+/// and that a refused change leaves everything as it was.
+@Suite(.timeLimit(.minutes(1)))
+struct SessionEditsTests {
+    static func opened() -> Session.State {
+        var state = Session.State()
+        state.notebook = StudioFixture.notebook
+        state.shared = "saved-version"
+        state.previewWidths = ["result": 736]
+        return state
+    }
+
+    static func applying(_ set: StudioRequest.SetParams, to state: inout Session.State) throws -> [FrameRequest] {
+        try state.apply(set)
+    }
+
+    @Test func aChangeMergesAndRendersTheCellThenThePreviewedCellsBelow() throws {
+        var state = Self.opened()
+        let set = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(40)], unset: nil, seq: 7, interactive: true)
+        let requests = try state.apply(set)
+        #expect(requests.map(\.slot.cell) == ["mask", "result"])
+        #expect(requests.map(\.seq) == [7, 7] && requests.allSatisfy(\.interactive))
+        #expect(requests[0].target == .preview(width: 1024) && requests[1].target == .preview(width: 736))
+        #expect(state.notebook?.cell("mask")?.params?["percentile"] == .number(40))
+        #expect(state.shared == nil, "an edited saved notebook is no longer that version")
+    }
+
+    @Test func refusedChangesLeaveTheStateAsItWas() throws {
+        var state = Self.opened()
+        let bad = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(400)], unset: nil, seq: 1, interactive: nil)
+        #expect(throws: ProtocolError.self) { _ = try Self.applying(bad, to: &state) }
+        let unknown = StudioRequest.SetParams(cell: "nope", params: [:], unset: nil, seq: 1, interactive: nil)
+        #expect(throws: ProtocolError.self) { _ = try Self.applying(unknown, to: &state) }
+        let note = StudioRequest.SetParams(cell: "intro", params: [:], unset: nil, seq: 1, interactive: nil)
+        #expect(throws: ProtocolError.self) { _ = try Self.applying(note, to: &state) }
+        #expect(state.notebook == StudioFixture.notebook && state.shared == "saved-version")
+
+        // A seq older than one the scheduler has seen for the cell is refused too.
+        _ = try state.scheduler.request(FrameRequest(slot: RenderSlot(cell: "mask", kind: .preview), seq: 9, target: .preview(width: 64)))
+        let old = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(50)], unset: nil, seq: 8, interactive: nil)
+        #expect(throws: ProtocolError.self) { _ = try Self.applying(old, to: &state) }
+        #expect(state.notebook == StudioFixture.notebook)
+    }
+
+    @Test func oneExportAtATimeAndSavesOnlyOfWhatIsOpen() {
+        var state = Self.opened()
+        let first = state.beginExport(), second = state.beginExport()
+        #expect(first && !second)
+        state.exporting = false
+        let third = state.beginExport()
+        #expect(third)
+
+        var edited = StudioFixture.notebook
+        edited.title = "changed meanwhile"
+        state.saved(edited, as: "other")
+        #expect(state.shared == "saved-version", "a save of another version does not name this one")
+        state.saved(StudioFixture.notebook, as: "new-id")
+        #expect(state.shared == "new-id" && state.parent == "new-id")
+    }
+}
