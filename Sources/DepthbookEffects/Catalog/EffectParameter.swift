@@ -1,5 +1,6 @@
-/// One documented knob of an effect: the table row that drives validation, the notebook JSON and the page's
-/// slider (name, label, range, default, unit, one line of doc).
+/// One documented knob of an effect: the table row that drives validation, the notebook JSON, the page's
+/// slider and docs/effects.md (name, label, range, default, unit, one line of doc). Effects declare each
+/// row once through a typed handle (`Param`) and read values through it.
 public struct EffectParameter: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable { case number, choice, bool, point, upload }
 

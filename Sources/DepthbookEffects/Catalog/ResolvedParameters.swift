@@ -19,32 +19,12 @@ public struct ResolvedParameters: Sendable, Equatable, Hashable {
         self.given = Set(given.keys)
     }
 
-    public func number(_ name: String) -> Double { values[name]?.number ?? 0 }
+    /// The value of `parameter`: the cell's, else the default. A handle whose row is not in this effect's table
+    /// reads its own default (its row's), never a zero nobody chose.
+    func value<Value>(_ parameter: Param<Value>) -> ParameterValue {
+        values[parameter.row.name] ?? parameter.row.defaultValue
+    }
 
     /// Whether the cell set `name` itself rather than leaving it to the default (or to the photo).
-    public func isGiven(_ name: String) -> Bool { given.contains(name) }
-
-    public func int(_ name: String) -> Int { Int(number(name).rounded()) }
-
-    public func choice(_ name: String) -> String {
-        if case .choice(let c) = values[name] { return c }
-        return ""
-    }
-
-    /// The upload a parameter names, nil when none.
-    public func upload(_ name: String) -> String? {
-        guard case .choice(let id) = values[name], !id.isEmpty else { return nil }
-        return id
-    }
-
-    public func bool(_ name: String) -> Bool {
-        if case .bool(let b) = values[name] { return b }
-        return false
-    }
-
-    /// The point, or nil when it is outside the image (the "not set" convention is (-1, -1)).
-    public func point(_ name: String) -> (x: Double, y: Double)? {
-        guard case .point(let x, let y) = values[name], (0...1).contains(x), (0...1).contains(y) else { return nil }
-        return (x, y)
-    }
+    func isGiven(_ name: String) -> Bool { given.contains(name) }
 }

@@ -10,27 +10,25 @@ struct TapBlendMaskEffect: Effect {
         summary: "1 for disparities at or above the tapped area's maximum, a linear ramp of the pinched width below, 0 beyond.",
         output: .plane, inputs: [EffectInput("disparity", .plane)], parameters: parameters)
 
-    static let parameters: [EffectParameter] = [
-        EffectParameter.point("point", "Tap", default: (0.5, 0.5),
-                              doc: "Where the user tapped (normalised image coordinates): the threshold is read there. Until tapped, the face or the subject.")
-            .chosenFromPhoto(),
-        .number("tapSize", "Tap area", 0...50, default: 4, step: 1, unit: "px",
-                doc: "Half-size of the square read around the tap, in depth-map pixels."),
-        .number("width", "Ramp width", 0...1, default: 0.1, step: 0.01,
-                doc: "Normalised disparity span of the blend below the threshold (the pinch); 0 is a hard cut."),
-    ]
+    static let point = Param.point("point", "Tap", default: (0.5, 0.5),
+            doc: "Where the user tapped (normalised image coordinates): the threshold is read there. Until tapped, the face or the subject.").chosenFromPhoto()
+    static let tapSize = Param.number("tapSize", "Tap area", 0...50, default: 4, step: 1, unit: "px",
+            doc: "Half-size of the square read around the tap, in depth-map pixels.")
+    static let width = Param.number("width", "Ramp width", 0...1, default: 0.1, step: 0.01,
+            doc: "Normalised disparity span of the blend below the threshold (the pinch); 0 is a hard cut.")
+    static let parameters: [EffectParameter] = [point.row, tapSize.row, width.row]
 
     /// The mask node at the image's size and the threshold in disparity units.
     static func mask(_ disparity: Node, _ p: ResolvedParameters, _ c: EffectContext) throws -> (Node, Double, (x: Double, y: Double)?) {
         let range = try DepthSupport.range(disparity, c, effect: description.id)
-        let chosen = p.isGiven("point") ? nil : try SubjectCut.subjectPoint(c)
-        let point = chosen ?? p.point("point") ?? (0.5, 0.5)
-        guard let tapped = AreaMinMax.around(try c.native(disparity), x: point.x, y: point.y, radius: p.int("tapSize")) else {
+        let chosen = p.isGiven(Self.point) ? nil : try SubjectCut.subjectPoint(c)
+        let point = chosen ?? p[Self.point] ?? (0.5, 0.5)
+        guard let tapped = AreaMinMax.around(try c.native(disparity), x: point.x, y: point.y, radius: p.int(Self.tapSize)) else {
             throw EffectError.badInput(effect: description.id, message: "the tapped area holds only holes; tap somewhere else")
         }
         let span = range.upperBound - range.lowerBound
         let threshold = span > 0 ? Double((tapped.upperBound - range.lowerBound) / span) : 0
-        var mask = try disparity.applying(DisparityRamp(threshold: min(1, max(0, threshold)), width: p.number("width"),
+        var mask = try disparity.applying(DisparityRamp(threshold: min(1, max(0, threshold)), width: p[Self.width],
                                                         low: Double(range.lowerBound), high: Double(range.upperBound)))
         mask = try Primitives.resample(mask, to: PixelSize(width: c.photo.width, height: c.photo.height), .bilinear)
         return (mask, Double(tapped.upperBound), chosen)
@@ -53,35 +51,34 @@ struct TapBlendMaskEffect: Effect {
 /// white fog, hexagonal pixellate or motion blur — and keeps the foreground as it is or fades it (the 2017
 /// capture talk's Noir background behind a Fade foreground).
 struct BackgroundEffect: Effect {
+    static let filter = Param.choice("filter", "Background filter", ["desaturate", "noir", "fog", "hexagonalPixellate", "motionBlur"], default: "desaturate",
+            doc: "What the background gets: grey, Noir's contrasty black and white, flat white fog, a honeycomb, or a streak of movement.")
+    static let foreground = Param.choice("foreground", "Foreground", ["unchanged", "fade"], default: "unchanged",
+            doc: "What the foreground gets: nothing, or Core Image's Fade (softer colour, lifted blacks).")
+    static let amount = Param.number("amount", "Amount", 0...200, default: 40, step: 1, unit: "px",
+            doc: "Cell size of the honeycomb or half-length of the streak, full-resolution pixels.")
+    static let angle = Param.number("angle", "Streak angle", -180...180, default: 0, step: 1, unit: "°", doc: "Direction of the motion blur.")
     static let description = EffectDescription(
         id: "backgroundEffect", title: "Background effect",
         summary: "A filter on the background only, through the tapped blend mask (CIBlendWithMask).",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("disparity", .plane)],
-        parameters: TapBlendMaskEffect.parameters + [
-            .choice("filter", "Background filter", ["desaturate", "noir", "fog", "hexagonalPixellate", "motionBlur"], default: "desaturate",
-                    doc: "What the background gets: grey, Noir's contrasty black and white, flat white fog, a honeycomb, or a streak of movement."),
-            .choice("foreground", "Foreground", ["unchanged", "fade"], default: "unchanged",
-                    doc: "What the foreground gets: nothing, or Core Image's Fade (softer colour, lifted blacks)."),
-            .number("amount", "Amount", 0...200, default: 40, step: 1, unit: "px",
-                    doc: "Cell size of the honeycomb or half-length of the streak, full-resolution pixels."),
-            .number("angle", "Streak angle", -180...180, default: 0, step: 1, unit: "°", doc: "Direction of the motion blur."),
-        ])
+        parameters: TapBlendMaskEffect.parameters + [filter.row, foreground.row, amount.row, angle.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let disparity = try DepthSupport.disparity(try inputs.built("disparity"), c, effect: description.id)
         let maskParameters = try ResolvedParameters(p.subset(TapBlendMaskEffect.description), for: TapBlendMaskEffect.description)
         let (mask, cut, point) = try TapBlendMaskEffect.mask(disparity, maskParameters, c)
-        let amount = c.nativePixels(p.number("amount"), for: image)
+        let amount = c.nativePixels(p[Self.amount], for: image)
         let background: Node
-        switch p.choice("filter") {
+        switch p[Self.filter] {
         case "noir": background = try Primitives.noir(image)
         case "fog": background = try Primitives.colorMatrix(image, [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])
         case "hexagonalPixellate": background = amount < 1 ? image : try image.applying(HexagonalPixellate(scale: min(1000, amount)))
-        case "motionBlur": background = try image.applying(MotionBlur(radius: min(200, amount), angle: p.number("angle")))
+        case "motionBlur": background = try image.applying(MotionBlur(radius: min(200, amount), angle: p[Self.angle]))
         default: background = try Primitives.colorControls(image, saturation: 0, contrast: 1, brightness: 0)
         }
-        let foreground = p.choice("foreground") == "fade" ? try image.applying(PhotoEffect(.fade)) : image
+        let foreground = p[Self.foreground] == "fade" ? try image.applying(PhotoEffect(.fade)) : image
         return BuiltNode(try Primitives.blend(foreground, background, mask: mask), role: .image, marker: cut,
                          chosen: TapBlendMaskEffect.chosen(point))
     }
@@ -90,18 +87,17 @@ struct BackgroundEffect: Effect {
 /// Darkening by depth (2017): each pixel scaled by its normalised disparity raised to a power. 0 is no
 /// effect; 1 scales by the inverse of depth; higher powers send the background to black.
 struct DarkenByDisparityEffect: Effect {
+    static let power = Param.number("power", "Power", 0...10, default: 2, step: 0.1,
+            doc: "Exponent of the normalised disparity: 0 is no effect, higher darkens the background faster.")
     static let description = EffectDescription(
         id: "darkenByDisparity", title: "Darken by disparity",
         summary: "Pixels × normalised disparity^power: the background fades to black (a custom CIColorKernel).",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("disparity", .plane)],
-        parameters: [
-            .number("power", "Power", 0...10, default: 2, step: 0.1,
-                    doc: "Exponent of the normalised disparity: 0 is no effect, higher darkens the background faster."),
-        ])
+        parameters: [power.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
-        let power = p.number("power")
+        let power = p[Self.power]
         if power == 0 { return BuiltNode(image, role: .image) }
         let disparity = try DepthSupport.disparity(try inputs.built("disparity"), c, effect: description.id)
         let range = try DepthSupport.range(disparity, c, effect: description.id)

@@ -5,20 +5,19 @@ import DepthbookEngine
 /// puts the lens's geometry back. Photos without lens calibration (the generated samples) can use a
 /// manual barrel/pincushion amount instead.
 struct LensCorrectionEffect: Effect {
+    static let direction = Param.choice("direction", "Direction", ["correct", "distort"], default: "correct",
+            doc: "correct: make straight lines straight; distort: put the lens's curvature back.")
+    static let source = Param.choice("source", "Distortion from", ["auto", "calibration", "manual"], default: "auto",
+            doc: "auto: the photo's calibration when it has lens distortion, else the manual amount.")
+    static let strength = Param.number("strength", "Strength", 0...20, default: 1, step: 0.1,
+            doc: "Multiplies the distortion (1 = as calibrated; larger to see it; 0 = no warp).")
+    static let manual = Param.number("manual", "Manual distortion", -20...20, default: -3, step: 0.1, unit: "%",
+            doc: "Radial magnification at the corners for the manual model (negative = barrel).")
     static let description = EffectDescription(
         id: "lensCorrection", title: "Lens distortion",
         summary: "Rectify with the calibration's lens distortion, or re-apply it (the inverse warp).",
         output: .image, inputs: [EffectInput("image", .image)],
-        parameters: [
-            .choice("direction", "Direction", ["correct", "distort"], default: "correct",
-                    doc: "correct: make straight lines straight; distort: put the lens's curvature back."),
-            .choice("source", "Distortion from", ["auto", "calibration", "manual"], default: "auto",
-                    doc: "auto: the photo's calibration when it has lens distortion, else the manual amount."),
-            .number("strength", "Strength", 0...20, default: 1, step: 0.1,
-                    doc: "Multiplies the distortion (1 = as calibrated; larger to see it; 0 = no warp)."),
-            .number("manual", "Manual distortion", -20...20, default: -3, step: 0.1, unit: "%",
-                    doc: "Radial magnification at the corners for the manual model (negative = barrel)."),
-        ])
+        parameters: [direction.row, source.row, strength.row, manual.row])
 
     /// Said when the photo's calibration describes its lens as free of distortion (every value zero).
     static let perfectLensNote = "This photo's calibration describes its lens as free of distortion (every value is zero), so there is nothing to correct: lens correction with the calibration leaves it unchanged, and on auto the manual amount is shown instead."
@@ -27,7 +26,7 @@ struct LensCorrectionEffect: Effect {
     /// to correct.
     static func model(_ p: ResolvedParameters, _ c: EffectContext, calibrated: LensDistortionModel?) throws -> LensDistortionModel? {
         let perfect = calibrated?.describesNoDistortion ?? false
-        switch (p.choice("source"), calibrated) {
+        switch (p[Self.source], calibrated) {
         case ("calibration", nil):
             throw EffectError.missingPlane("lens calibration")
         case ("calibration", _) where perfect:
@@ -38,7 +37,7 @@ struct LensCorrectionEffect: Effect {
             return m
         default:
             // A quadratic magnification profile from 0 at the centre to the amount at the corners.
-            let amount = p.number("manual") / 100
+            let amount = p[Self.manual] / 100
             let w = Double(c.photo.width), h = Double(c.photo.height)
             return LensDistortionModel(center: (w / 2, h / 2), referenceSize: (w, h),
                                        forward: .table((0..<32).map { amount * pow(Double($0) / 31, 2) }), inverse: nil)
@@ -48,12 +47,12 @@ struct LensCorrectionEffect: Effect {
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let calibrated = c.photo.calibration.flatMap { LensDistortionModel($0) }
-        let notes: Set<String> = calibrated?.describesNoDistortion == true && p.choice("source") != "manual" ? [perfectLensNote] : []
-        guard p.number("strength") != 0, let model = try model(p, c, calibrated: calibrated) else {
+        let notes: Set<String> = calibrated?.describesNoDistortion == true && p[Self.source] != "manual" ? [perfectLensNote] : []
+        guard p[Self.strength] != 0, let model = try model(p, c, calibrated: calibrated) else {
             return BuiltNode(image, role: .image, notes: notes)
         }
-        let direction: LensWarp.Direction = p.choice("direction") == "distort" ? .distort : .correct
-        let warp = try LensWarp(model: model, direction: direction, strength: p.number("strength"))
+        let direction: LensWarp.Direction = p[Self.direction] == "distort" ? .distort : .correct
+        let warp = try LensWarp(model: model, direction: direction, strength: p[Self.strength])
         return BuiltNode(try image.applying(warp), role: .image, notes: notes)
     }
 }
@@ -61,51 +60,49 @@ struct LensCorrectionEffect: Effect {
 /// Depth upsampling compared (2017): the disparity brought to the image's size by nearest, bilinear,
 /// bicubic or edge-preserving (joint bilateral, guided by the image) interpolation, shown on a zoom crop.
 struct DepthUpsamplingEffect: Effect {
+    static let method = Param.choice("method", "Method", ["nearest", "bilinear", "bicubic", "edgePreserving"], default: "edgePreserving",
+            doc: "Interpolation; edgePreserving keeps depth edges on the image's edges (CIEdgePreserveUpsampleFilter).")
+    static let zoom = Param.number("zoom", "Zoom", 1...16, default: 4, step: 0.5, doc: "Magnification of the crop (1 shows the whole frame).")
+    static let point = Param.point("point", "Crop centre", default: (0.5, 0.4), doc: "Centre of the zoom crop (normalised image coordinates).")
+    static let colorSigma = Param.number("colorSigma", "Edge sensitivity", 0.01...0.5, default: 0.06, step: 0.01,
+            doc: "edgePreserving only: colour difference that halves a neighbour's weight; smaller keeps edges harder.")
     static let description = EffectDescription(
         id: "depthUpsampling", title: "Depth upsampling",
         summary: "Disparity up to the image's size: nearest, bilinear, bicubic or edge-preserving, on a zoom crop.",
         output: .plane, inputs: [EffectInput("disparity", .plane), EffectInput("image", .image)],
-        parameters: [
-            .choice("method", "Method", ["nearest", "bilinear", "bicubic", "edgePreserving"], default: "edgePreserving",
-                    doc: "Interpolation; edgePreserving keeps depth edges on the image's edges (CIEdgePreserveUpsampleFilter)."),
-            .number("zoom", "Zoom", 1...16, default: 4, step: 0.5, doc: "Magnification of the crop (1 shows the whole frame)."),
-            .point("point", "Crop centre", default: (0.5, 0.4), doc: "Centre of the zoom crop (normalised image coordinates)."),
-            .number("colorSigma", "Edge sensitivity", 0.01...0.5, default: 0.06, step: 0.01,
-                    doc: "edgePreserving only: colour difference that halves a neighbour's weight; smaller keeps edges harder."),
-        ])
+        parameters: [method.row, zoom.row, point.row, colorSigma.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let built = try inputs.built("disparity")
         let image = try inputs.node("image")
         var node: Node
-        switch p.choice("method") {
+        switch p[Self.method] {
         case "edgePreserving":
-            node = try Node(JointBilateralUpsample(sigmaSpatial: 1, sigmaRange: p.number("colorSigma"), radius: 2), [built.node, image])
+            node = try Node(JointBilateralUpsample(sigmaSpatial: 1, sigmaRange: p[Self.colorSigma], radius: 2), [built.node, image])
         case let name:
             node = try Node(PlaneUpsample(method: ResamplingMethod(rawValue: name) ?? .bilinear), [built.node, image])
         }
-        let point = p.point("point") ?? (0.5, 0.5)
-        if p.number("zoom") > 1 { node = try node.applying(ZoomCrop(zoom: p.number("zoom"), x: point.x, y: point.y)) }
+        let point = p[Self.point] ?? (0.5, 0.5)
+        if p[Self.zoom] > 1 { node = try node.applying(ZoomCrop(zoom: p[Self.zoom], x: point.x, y: point.y)) }
         return BuiltNode(node, role: built.role == .image ? .mask : built.role)
     }
 }
 
 /// The same zoom crop of the image, to set beside the upsampled disparity.
 struct ZoomCropEffect: Effect {
+    static let zoom = Param.number("zoom", "Zoom", 1...16, default: 4, step: 0.5, doc: "Magnification.")
+    static let point = Param.point("point", "Crop centre", default: (0.5, 0.4), doc: "Centre of the crop (normalised image coordinates).")
     static let description = EffectDescription(
         id: "zoomCrop", title: "Zoom crop",
         summary: "Magnify a window of the image around a point.",
         output: .image, inputs: [EffectInput("image", .image)],
-        parameters: [
-            .number("zoom", "Zoom", 1...16, default: 4, step: 0.5, doc: "Magnification."),
-            .point("point", "Crop centre", default: (0.5, 0.4), doc: "Centre of the crop (normalised image coordinates)."),
-        ])
+        parameters: [zoom.row, point.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
-        if p.number("zoom") == 1 { return BuiltNode(image, role: .image) }
-        let point = p.point("point") ?? (0.5, 0.5)
-        return BuiltNode(try image.applying(ZoomCrop(zoom: p.number("zoom"), x: point.x, y: point.y)), role: .image)
+        if p[Self.zoom] == 1 { return BuiltNode(image, role: .image) }
+        let point = p[Self.point] ?? (0.5, 0.5)
+        return BuiltNode(try image.applying(ZoomCrop(zoom: p[Self.zoom], x: point.x, y: point.y)), role: .image)
     }
 }
 

@@ -4,33 +4,32 @@ import DepthbookEngine
 /// while its field of view keeps the tapped focal plane the same size, z-buffered. As in the talk, the view past
 /// the photo's edges is black and what the subject uncovers is stretched from its edge; either can be switched.
 struct DollyZoomEffect: Effect {
+    static let dolly = Param.number("dolly", "Dolly", -0.9...0.9, default: 0.3, step: 0.01,
+            doc: "Camera travel towards the scene as a fraction of the focal-plane distance (negative pulls back).")
+    static let point = Param.point("point", "Focal plane", default: (0.5, 0.5), doc: "Tap what should keep its size (normalised image coordinates).")
+    static let edges = Param.choice("edges", "Beyond the frame", ["black", "stretch"], default: "black",
+            doc: "black: the view past the photo's edges stays black (the talk); stretch: the edge pixels are smeared outwards.")
+    static let uncovered = Param.choice("uncovered", "Uncovered areas", ["stretch", "black"], default: "stretch",
+            doc: "stretch: what the subject hid is smeared from its edge (the talk); black: left black.")
+    static let meshStep = Param.number("meshStep", "Mesh step", 1...8, default: 2, step: 1, unit: "px", doc: "Triangle size in output pixels.")
     static let description = EffectDescription(
         id: "dollyZoom", title: "Dolly zoom",
         summary: "Move the virtual camera while zooming so the tapped plane keeps its size: perspective from depth.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("depth", .plane)],
-        parameters: [
-            .number("dolly", "Dolly", -0.9...0.9, default: 0.3, step: 0.01,
-                    doc: "Camera travel towards the scene as a fraction of the focal-plane distance (negative pulls back)."),
-            .point("point", "Focal plane", default: (0.5, 0.5), doc: "Tap what should keep its size (normalised image coordinates)."),
-            .choice("edges", "Beyond the frame", ["black", "stretch"], default: "black",
-                    doc: "black: the view past the photo's edges stays black (the talk); stretch: the edge pixels are smeared outwards."),
-            .choice("uncovered", "Uncovered areas", ["stretch", "black"], default: "stretch",
-                    doc: "stretch: what the subject hid is smeared from its edge (the talk); black: left black."),
-            .number("meshStep", "Mesh step", 1...8, default: 2, step: 1, unit: "px", doc: "Triangle size in output pixels."),
-        ])
+        parameters: [dolly.row, point.row, edges.row, uncovered.row, meshStep.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let depth = try DepthSupport.depth(try inputs.built("depth"), c, effect: description.id)
-        let point = p.point("point") ?? (0.5, 0.5)
+        let point = p[Self.point] ?? (0.5, 0.5)
         guard let focal = DepthSupport.median(try c.native(depth), at: point, radius: 0.01), focal > 0 else {
             throw EffectError.badInput(effect: description.id, message: "no depth at the focal point; tap somewhere else")
         }
-        if p.number("dolly") == 0 { return BuiltNode(image, role: .image) }
+        if p[Self.dolly] == 0 { return BuiltNode(image, role: .image) }
         let k = DepthSupport.intrinsics(c)
-        let zoom = try DollyZoom(dolly: p.number("dolly"), focalDepth: focal, focalLength: (k.fx + k.fy) / 2, cx: k.cx, cy: k.cy,
-                                 stretchesEdges: p.choice("edges") == "stretch",
-                                 stretchesUncovered: p.choice("uncovered") == "stretch", step: p.int("meshStep"))
+        let zoom = try DollyZoom(dolly: p[Self.dolly], focalDepth: focal, focalLength: (k.fx + k.fy) / 2, cx: k.cx, cy: k.cy,
+                                 stretchesEdges: p[Self.edges] == "stretch",
+                                 stretchesUncovered: p[Self.uncovered] == "stretch", step: p.int(Self.meshStep))
         return BuiltNode(try Node(zoom, [image, depth]), role: .image, marker: focal)
     }
 }
@@ -38,23 +37,22 @@ struct DollyZoomEffect: Effect {
 /// Point cloud (2018, TrueDepth streamer): unproject each valid depth pixel with the intrinsics rescaled to
 /// the depth map, colour it from the image, discard holes, and render from an orbiting viewpoint.
 struct PointCloudEffect: Effect {
+    static let yaw = Param.number("yaw", "Orbit left/right", -180...180, default: 25, step: 1, unit: "°", doc: "Turn about the vertical axis through the subject.")
+    static let pitch = Param.number("pitch", "Orbit up/down", -90...90, default: -10, step: 1, unit: "°", doc: "Turn about the horizontal axis.")
+    static let distance = Param.number("distance", "Distance", -0.9...10, default: 0.3, step: 0.05,
+            doc: "How far the viewpoint backs away, as a fraction of the subject's depth.")
+    static let pointSize = Param.number("pointSize", "Point size", 0.25...8, default: 1.5, step: 0.25, doc: "Splat side in depth-map pixels.")
     static let description = EffectDescription(
         id: "pointCloud", title: "Point cloud",
         summary: "X = (u − cx)·Z/fx, Y = (v − cy)·Z/fy per valid depth pixel, coloured, seen from an orbit.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("depth", .plane)],
-        parameters: [
-            .number("yaw", "Orbit left/right", -180...180, default: 25, step: 1, unit: "°", doc: "Turn about the vertical axis through the subject."),
-            .number("pitch", "Orbit up/down", -90...90, default: -10, step: 1, unit: "°", doc: "Turn about the horizontal axis."),
-            .number("distance", "Distance", -0.9...10, default: 0.3, step: 0.05,
-                    doc: "How far the viewpoint backs away, as a fraction of the subject's depth."),
-            .number("pointSize", "Point size", 0.25...8, default: 1.5, step: 0.25, doc: "Splat side in depth-map pixels."),
-        ])
+        parameters: [yaw.row, pitch.row, distance.row, pointSize.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let depth = try DepthSupport.depth(try inputs.built("depth"), c, effect: description.id)
-        let render = try PointCloudRender(yaw: p.number("yaw"), pitch: p.number("pitch"), distance: p.number("distance"),
-                                          pointSize: p.number("pointSize"), intrinsics: DepthSupport.intrinsics(c))
+        let render = try PointCloudRender(yaw: p[Self.yaw], pitch: p[Self.pitch], distance: p[Self.distance],
+                                          pointSize: p[Self.pointSize], intrinsics: DepthSupport.intrinsics(c))
         return BuiltNode(try Node(render, [image, depth]), role: .image)
     }
 }
@@ -68,31 +66,30 @@ struct WiggleEffect: Effect {
         output: .image, inputs: [EffectInput("image", .image), EffectInput("disparity", .plane)],
         parameters: parameters, loopParameter: "phase")
 
-    static let parameters: [EffectParameter] = [
-        .number("phase", "Phase", 0...1, default: 0, step: 0.01, doc: "Where in the loop this frame is (0 and 1 are the same frame)."),
-        .number("amplitude", "Amplitude", 0...400, default: 40, step: 1, unit: "px",
-                doc: "How far the nearest plane moves against the focal plane, full-resolution pixels."),
-        .number("vertical", "Vertical", 0...1, default: 0.3, step: 0.05, doc: "Vertical swing relative to the horizontal one."),
-        .point("point", "Focal plane", default: (0.5, 0.5), doc: "Tap what should stay still (normalised image coordinates)."),
-    ]
+    static let phase = Param.number("phase", "Phase", 0...1, default: 0, step: 0.01, doc: "Where in the loop this frame is (0 and 1 are the same frame).")
+    static let amplitude = Param.number("amplitude", "Amplitude", 0...400, default: 40, step: 1, unit: "px",
+            doc: "How far the nearest plane moves against the focal plane, full-resolution pixels.")
+    static let vertical = Param.number("vertical", "Vertical", 0...1, default: 0.3, step: 0.05, doc: "Vertical swing relative to the horizontal one.")
+    static let point = Param.point("point", "Focal plane", default: (0.5, 0.5), doc: "Tap what should stay still (normalised image coordinates).")
+    static let parameters: [EffectParameter] = [phase.row, amplitude.row, vertical.row, point.row]
 
     /// The parallax node for `phase`, and the focus as a normalised disparity.
     static func frame(image: Node, disparity: Node, phase: Double, _ p: ResolvedParameters, _ c: EffectContext) throws -> Node {
         let range = try DepthSupport.range(disparity, c, effect: description.id)
-        let point = p.point("point") ?? (0.5, 0.5)
+        let point = p[Self.point] ?? (0.5, 0.5)
         let span = Double(range.upperBound - range.lowerBound)
         let tapped = DepthSupport.median(try c.native(disparity), at: point, radius: 0.01) ?? Double(range.lowerBound)
         let focus = span > 0 ? min(1, max(0, (tapped - Double(range.lowerBound)) / span)) : 0
-        let amplitude = c.nativePixels(p.number("amplitude"), for: image)
+        let amplitude = c.nativePixels(p[Self.amplitude], for: image)
         let theta = 2 * Double.pi * phase
-        return try Node(ParallaxShift(dx: min(1000, amplitude * cos(theta)), dy: min(1000, amplitude * p.number("vertical") * sin(theta)),
+        return try Node(ParallaxShift(dx: min(1000, amplitude * cos(theta)), dy: min(1000, amplitude * p[Self.vertical] * sin(theta)),
                                       focus: focus, low: Double(range.lowerBound), high: Double(range.upperBound)), [image, disparity])
     }
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let disparity = try DepthSupport.disparity(try inputs.built("disparity"), c, effect: description.id)
-        return BuiltNode(try frame(image: image, disparity: disparity, phase: p.number("phase"), p, c), role: .image)
+        return BuiltNode(try frame(image: image, disparity: disparity, phase: p[Self.phase], p, c), role: .image)
     }
 }
 

@@ -9,17 +9,16 @@ struct FaceDepthMaskEffect: Effect {
         summary: "Everything nearer than the face plus a margin: blurred and gamma-adjusted, Backdrop's foreground.",
         output: .plane, inputs: [EffectInput("disparity", .plane)], parameters: parameters)
 
-    static let parameters: [EffectParameter] = [
-        .choice("source", "Subject depth from", ["auto", "face", "point", "nearest"], default: "auto",
-                doc: "auto: the photo's face regions, else the clicked point, else the nearest large region."),
-        .point("point", "Point", default: (-1, -1), doc: "A point on the subject (normalised image coordinates); used when there is no face region."),
-        .number("margin", "Margin", 0...200, default: 25, step: 1, unit: "cm",
-                doc: "How far behind the face still counts as foreground (absolute depth)."),
-        .number("relativeMargin", "Relative margin", 0...90, default: 20, step: 1, unit: "%",
-                doc: "For relative depth: the cut lies this fraction of the face's disparity below it."),
-        .number("blur", "Blur", 0...200, default: 16, step: 0.5, unit: "px", doc: "Gaussian sigma of the transition, full-resolution pixels."),
-        .number("gamma", "Gamma", 0.1...5, default: 1, step: 0.05, doc: "Above 1 narrows the foreground; below 1 widens it into a halo."),
-    ]
+    static let source = Param.choice("source", "Subject depth from", ["auto", "face", "point", "nearest"], default: "auto",
+            doc: "auto: the photo's face regions, else the clicked point, else the nearest large region.")
+    static let point = Param.point("point", "Point", default: (-1, -1), doc: "A point on the subject (normalised image coordinates); used when there is no face region.")
+    static let margin = Param.number("margin", "Margin", 0...200, default: 25, step: 1, unit: "cm",
+            doc: "How far behind the face still counts as foreground (absolute depth).")
+    static let relativeMargin = Param.number("relativeMargin", "Relative margin", 0...90, default: 20, step: 1, unit: "%",
+            doc: "For relative depth: the cut lies this fraction of the face's disparity below it.")
+    static let blur = Param.number("blur", "Blur", 0...200, default: 16, step: 0.5, unit: "px", doc: "Gaussian sigma of the transition, full-resolution pixels.")
+    static let gamma = Param.number("gamma", "Gamma", 0.1...5, default: 1, step: 0.05, doc: "Above 1 narrows the foreground; below 1 widens it into a halo.")
+    static let parameters: [EffectParameter] = [source.row, point.row, margin.row, relativeMargin.row, blur.row, gamma.row]
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let input = try inputs.built("disparity")
@@ -33,21 +32,21 @@ struct FaceDepthMaskEffect: Effect {
         let keepBelow: Bool
         switch (kind, absolute) {
         case (.disparity, true):
-            cut = 1 / (1 / subject + p.number("margin") / 100)
+            cut = 1 / (1 / subject + p[Self.margin] / 100)
             keepBelow = false
         case (.disparity, false):
-            cut = subject * (1 - p.number("relativeMargin") / 100)
+            cut = subject * (1 - p[Self.relativeMargin] / 100)
             keepBelow = false
         case (.depth, true):
-            cut = subject + p.number("margin") / 100
+            cut = subject + p[Self.margin] / 100
             keepBelow = true
         case (.depth, false):
-            cut = subject / (1 - p.number("relativeMargin") / 100)
+            cut = subject / (1 - p[Self.relativeMargin] / 100)
             keepBelow = true
         }
         var mask = try Primitives.threshold(input.node, cut, keepBelow: keepBelow)
-        mask = try Primitives.feather(mask, sigma: c.nativePixels(p.number("blur"), for: mask))
-        mask = try Primitives.gamma(mask, p.number("gamma"))
+        mask = try Primitives.feather(mask, sigma: c.nativePixels(p[Self.blur], for: mask))
+        mask = try Primitives.gamma(mask, p[Self.gamma])
         // As the talk does it: blur and gamma at the depth map's resolution, then upscale to the image.
         mask = try Primitives.resample(mask, to: PixelSize(width: c.photo.width, height: c.photo.height), .bilinear)
         return BuiltNode(mask, role: .mask, marker: cut)
@@ -57,9 +56,9 @@ struct FaceDepthMaskEffect: Effect {
     /// or of the nearest 8 % of the frame.
     static func subjectValue(_ plane: PixelBuffer, key: NodeKey, _ p: ResolvedParameters, _ c: EffectContext,
                              nearIsHigh: Bool) throws -> Double {
-        let source = p.choice("source")
+        let source = p[Self.source]
         let face = c.photo.faces.first { $0.type.lowercased() == "face" } ?? c.photo.faces.first
-        let point = p.point("point")
+        let point = p[Self.point]
         func around(_ x: Double, _ y: Double, radius: Double) -> Double? {
             // A face region from a file may lie partly or wholly outside the picture: clamp into the plane.
             guard x.isFinite, y.isFinite else { return nil }
@@ -97,17 +96,16 @@ struct FaceDepthMaskEffect: Effect {
 
 /// Backdrop: the photo's subject over a new background, through the face-depth mask.
 struct BackdropEffect: Effect {
+    static let backgroundImage = Param.choice("backgroundImage", "Background", SampleLibrary.backgrounds.map(\.id), default: "mountains",
+            doc: "Bundled background, used when no background input is connected and nothing is uploaded.")
+    static let backgroundUpload = Param.upload("backgroundUpload", "Uploaded background",
+            doc: "Your own picture (JPEG, HEIC or PNG), cropped to the photo's shape and resized once.")
     static let description = EffectDescription(
         id: "backdrop", title: "Backdrop",
         summary: "Replace the background: a face-depth mask blends the subject over a bundled, uploaded or given background.",
         output: .image,
         inputs: [EffectInput("image", .image), EffectInput("disparity", .plane), EffectInput("background", .image, optional: true)],
-        parameters: [
-            .choice("backgroundImage", "Background", SampleLibrary.backgrounds.map(\.id), default: "mountains",
-                    doc: "Bundled background, used when no background input is connected and nothing is uploaded."),
-            .upload("backgroundUpload", "Uploaded background",
-                    doc: "Your own picture (JPEG, HEIC or PNG), cropped to the photo's shape and resized once."),
-        ] + FaceDepthMaskEffect.parameters)
+        parameters: [backgroundImage.row, backgroundUpload.row] + FaceDepthMaskEffect.parameters)
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let mask = try FaceDepthMaskEffect.build(
@@ -115,10 +113,10 @@ struct BackdropEffect: Effect {
         let background: Node
         if let connected = inputs.optional("background") {
             background = connected.node
-        } else if let upload = p.upload("backgroundUpload") {
+        } else if let upload = p[Self.backgroundUpload] {
             background = try Primitives.uploadedBackground(upload, effect: description.id, context: c)
         } else {
-            background = try Primitives.background(p.choice("backgroundImage"), context: c)
+            background = try Primitives.background(p[Self.backgroundImage], context: c)
         }
         return BuiltNode(try Primitives.blend(try inputs.node("image"), background, mask: mask.node), role: .image, marker: mask.marker)
     }

@@ -15,92 +15,86 @@ struct NoirEffect: Effect {
 
 /// Exposure in stops, in linear light (CIExposureAdjust).
 struct ExposureEffect: Effect {
+    static let ev = Param.number("ev", "Exposure", -5...5, default: 0, step: 0.05, unit: "EV", doc: "Stops: +1 doubles the light, −1 halves it.")
     static let description = EffectDescription(
         id: "exposure", title: "Exposure", summary: "Brighten or darken by stops of exposure, in linear light.",
         output: .image, inputs: [EffectInput("image", .image)],
-        parameters: [
-            .number("ev", "Exposure", -5...5, default: 0, step: 0.05, unit: "EV", doc: "Stops: +1 doubles the light, −1 halves it."),
-        ])
+        parameters: [ev.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
-        BuiltNode(try Primitives.exposure(try inputs.node("image"), ev: p.number("ev")), role: .image)
+        BuiltNode(try Primitives.exposure(try inputs.node("image"), ev: p[Self.ev]), role: .image)
     }
 }
 
 /// Saturation, contrast and brightness in one colour matrix (CIColorControls).
 struct ColorControlsEffect: Effect {
+    static let saturation = Param.number("saturation", "Saturation", 0...2, default: 1, step: 0.01, doc: "0 is grey, 1 unchanged, 2 doubly vivid.")
+    static let contrast = Param.number("contrast", "Contrast", 0.25...2, default: 1, step: 0.01, doc: "Spread about mid-grey; 1 is unchanged.")
+    static let brightness = Param.number("brightness", "Brightness", -0.5...0.5, default: 0, step: 0.01, doc: "Added to every channel.")
     static let description = EffectDescription(
         id: "colorControls", title: "Colour controls",
         summary: "Saturation about the luma, contrast about mid-grey, and brightness (CIColorControls).",
         output: .image, inputs: [EffectInput("image", .image)],
-        parameters: [
-            .number("saturation", "Saturation", 0...2, default: 1, step: 0.01, doc: "0 is grey, 1 unchanged, 2 doubly vivid."),
-            .number("contrast", "Contrast", 0.25...2, default: 1, step: 0.01, doc: "Spread about mid-grey; 1 is unchanged."),
-            .number("brightness", "Brightness", -0.5...0.5, default: 0, step: 0.01, doc: "Added to every channel."),
-        ])
+        parameters: [saturation.row, contrast.row, brightness.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
-        let node = try Primitives.colorControls(try inputs.node("image"), saturation: p.number("saturation"),
-                                                contrast: p.number("contrast"), brightness: p.number("brightness"))
+        let node = try Primitives.colorControls(try inputs.node("image"), saturation: p[Self.saturation],
+                                                contrast: p[Self.contrast], brightness: p[Self.brightness])
         return BuiltNode(node, role: .image)
     }
 }
 
 /// Saturates the muted colours more than the vivid ones (CIVibrance).
 struct VibranceEffect: Effect {
+    static let amount = Param.number("amount", "Amount", -1...1, default: 0, step: 0.01, doc: "Positive makes muted colours richer; 0 is unchanged.")
     static let description = EffectDescription(
         id: "vibrance", title: "Vibrance", summary: "Boost muted colours more than vivid ones (CIVibrance).",
         output: .image, inputs: [EffectInput("image", .image)],
-        parameters: [
-            .number("amount", "Amount", -1...1, default: 0, step: 0.01, doc: "Positive makes muted colours richer; 0 is unchanged."),
-        ])
+        parameters: [amount.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
-        BuiltNode(try Primitives.vibrance(try inputs.node("image"), amount: p.number("amount")), role: .image)
+        BuiltNode(try Primitives.vibrance(try inputs.node("image"), amount: p[Self.amount]), role: .image)
     }
 }
 
 /// A true disc (bokeh) blur (CIDiscBlur).
 struct DiscBlurEffect: Effect {
+    static let radius = Param.number("radius", "Radius", 0...200, default: 40, step: 1, unit: "px", doc: "Disc radius in full-resolution pixels.")
     static let description = EffectDescription(
         id: "discBlur", title: "Disc blur", summary: "Out-of-focus blur with a flat disc kernel, like a lens (CIDiscBlur).",
         output: .image, inputs: [EffectInput("image", .image)],
-        parameters: [
-            .number("radius", "Radius", 0...200, default: 40, step: 1, unit: "px", doc: "Disc radius in full-resolution pixels."),
-        ])
+        parameters: [radius.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
-        return BuiltNode(try Primitives.discBlur(image, radius: c.nativePixels(p.number("radius"), for: image)), role: .image)
+        return BuiltNode(try Primitives.discBlur(image, radius: c.nativePixels(p[Self.radius], for: image)), role: .image)
     }
 }
 
 /// A Gaussian blur of the image (CIGaussianBlur over a clamped image).
 struct GaussianBlurEffect: Effect {
+    static let radius = Param.number("radius", "Radius", 0...200, default: 10, step: 0.5, unit: "px", doc: "Gaussian sigma in full-resolution pixels.")
     static let description = EffectDescription(
         id: "gaussianBlur", title: "Gaussian blur", summary: "Soft blur of the image, edges clamped (CIGaussianBlur).",
         output: .image, inputs: [EffectInput("image", .image)],
-        parameters: [
-            .number("radius", "Radius", 0...200, default: 10, step: 0.5, unit: "px", doc: "Gaussian sigma in full-resolution pixels."),
-        ])
+        parameters: [radius.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
-        return BuiltNode(try Primitives.gaussianBlur(image, sigma: c.nativePixels(p.number("radius"), for: image)), role: .image)
+        return BuiltNode(try Primitives.gaussianBlur(image, sigma: c.nativePixels(p[Self.radius], for: image)), role: .image)
     }
 }
 
 /// Each channel to a power (CIGammaAdjust): below 1 brightens the shadows.
 struct GammaEffect: Effect {
+    static let power = Param.number("power", "Power", 0.1...5, default: 1, step: 0.05, doc: "Exponent on 0...1 values; 1 is unchanged.")
     static let description = EffectDescription(
         id: "gamma", title: "Gamma", summary: "Each channel raised to a power (CIGammaAdjust); 0.5 lifts the shadows.",
         output: .image, inputs: [EffectInput("image", .image)],
-        parameters: [
-            .number("power", "Power", 0.1...5, default: 1, step: 0.05, doc: "Exponent on 0...1 values; 1 is unchanged."),
-        ])
+        parameters: [power.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
-        BuiltNode(try Primitives.gamma(try inputs.node("image"), p.number("power")), role: .image)
+        BuiltNode(try Primitives.gamma(try inputs.node("image"), p[Self.power]), role: .image)
     }
 }
 
@@ -146,16 +140,15 @@ struct ApplyMaskEffect: Effect {
 
 /// A bundled background (generated by Depthbook), at the photo's size: Backdrop's new scenery.
 struct BackgroundImageEffect: Effect {
+    static let name = Param.choice("name", "Background", SampleLibrary.backgrounds.map(\.id), default: "mountains",
+            doc: "Which bundled background to show.")
     static let description = EffectDescription(
         id: "backgroundImage", title: "Background image",
         summary: "One of Depthbook's bundled backgrounds, made once at the photo's size.",
         output: .image, inputs: [],
-        parameters: [
-            .choice("name", "Background", SampleLibrary.backgrounds.map(\.id), default: "mountains",
-                    doc: "Which bundled background to show."),
-        ])
+        parameters: [name.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
-        BuiltNode(try Primitives.background(p.choice("name"), context: c), role: .image)
+        BuiltNode(try Primitives.background(p[Self.name], context: c), role: .image)
     }
 }

@@ -5,18 +5,17 @@ import DepthbookEngine
 
 /// Resamples a plane (depth, a matte) to the image's resolution, as the demo does before thresholding.
 struct ResizeEffect: Effect {
+    static let method = Param.choice("method", "Method", ["nearest", "bilinear", "bicubic", "lanczos"], default: "bilinear",
+            doc: "Interpolation: nearest shows the depth map's blocks, the others smooth them.")
     static let description = EffectDescription(
         id: "resize", title: "Resize to the image",
         summary: "Resample a plane (depth, matte) to the image's resolution so the two line up pixel for pixel.",
         output: .plane, inputs: [EffectInput("input", .plane)],
-        parameters: [
-            .choice("method", "Method", ["nearest", "bilinear", "bicubic", "lanczos"], default: "bilinear",
-                    doc: "Interpolation: nearest shows the depth map's blocks, the others smooth them."),
-        ])
+        parameters: [method.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let input = try inputs.built("input")
-        let method = ResamplingMethod(rawValue: p.choice("method")) ?? .bilinear
+        let method = ResamplingMethod(rawValue: p[Self.method]) ?? .bilinear
         let node = try Primitives.resample(input.node, to: PixelSize(width: c.photo.width, height: c.photo.height), method)
         return BuiltNode(node, role: input.role)
     }
@@ -27,23 +26,21 @@ struct ResizeEffect: Effect {
 /// does ("the higher it is the less aggressive I am on clipping the foreground"). Left out of the cell, the
 /// cut is found from the photo (`SubjectCut`) and reported as the slider's value.
 struct ThresholdEffect: Effect {
+    static let percentile = Param.number("percentile", "Percentile", 0...100, default: 40, step: 0.5, unit: "%",
+            doc: "How much of the depth map counts as near: higher keeps more. Until moved, the valley between subject and background.").chosenFromPhoto()
     static let description = EffectDescription(
         id: "threshold", title: "Threshold at a percentile",
         summary: "Cut the plane at a percentile of its histogram: the nearer side becomes 1, the rest 0.",
         output: .plane, inputs: [EffectInput("input", .plane)],
-        parameters: [
-            EffectParameter.number("percentile", "Percentile", 0...100, default: 40, step: 0.5, unit: "%",
-                                   doc: "How much of the depth map counts as near: higher keeps more. Until moved, the valley between subject and background.")
-                .chosenFromPhoto(),
-        ])
+        parameters: [percentile.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let input = try inputs.built("input")
         let isDepth = input.role == .depth(.depth)
         let kept: Double
         var chosen: [String: ParameterValue] = [:]
-        if p.isGiven("percentile") {
-            kept = p.number("percentile")
+        if p.isGiven(Self.percentile) {
+            kept = p[Self.percentile]
         } else {
             // The cut is found on disparity (near is high) whatever the input; the share it keeps is the same
             // for metric depth.
@@ -65,77 +62,73 @@ struct ThresholdEffect: Effect {
 
 /// Morphological closing (dilate then erode) with a disc: fills the islands and notches of a mask.
 struct ClosingEffect: Effect {
+    static let radius = Param.number("radius", "Radius", 0...200, default: 20, step: 1, unit: "px",
+            doc: "Disc radius in full-resolution pixels; too large swallows the subject's outline.")
     static let description = EffectDescription(
         id: "closing", title: "Morphological closing",
         summary: "Dilate then erode with a disc: closes holes and gaps smaller than the disc.",
         output: .plane, inputs: [EffectInput("mask", .plane)],
-        parameters: [
-            .number("radius", "Radius", 0...200, default: 20, step: 1, unit: "px",
-                    doc: "Disc radius in full-resolution pixels; too large swallows the subject's outline."),
-        ])
+        parameters: [radius.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let mask = try inputs.built("mask")
-        let radius = c.nativePixels(p.number("radius"), for: mask.node)
+        let radius = c.nativePixels(p[Self.radius], for: mask.node)
         return BuiltNode(try Primitives.closing(mask.node, radius: radius), role: mask.role)
     }
 }
 
 /// A Gaussian blur of the mask: a feathered, soft transition instead of a hard cut.
 struct FeatherEffect: Effect {
+    static let radius = Param.number("radius", "Radius", 0...200, default: 12, step: 0.5, unit: "px",
+            doc: "Gaussian sigma in full-resolution pixels (0 keeps the hard edge).")
     static let description = EffectDescription(
         id: "feather", title: "Feather",
         summary: "Gaussian blur of a mask so the transition from foreground to background is soft.",
         output: .plane, inputs: [EffectInput("mask", .plane)],
-        parameters: [
-            .number("radius", "Radius", 0...200, default: 12, step: 0.5, unit: "px",
-                    doc: "Gaussian sigma in full-resolution pixels (0 keeps the hard edge)."),
-        ])
+        parameters: [radius.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let mask = try inputs.built("mask")
-        let sigma = c.nativePixels(p.number("radius"), for: mask.node)
+        let sigma = c.nativePixels(p[Self.radius], for: mask.node)
         return BuiltNode(try Primitives.feather(mask.node, sigma: sigma), role: .mask)
     }
 }
 
 /// Raises a mask to a power: above 1 narrows the foreground, below 1 widens it into a halo (Backdrop).
 struct MaskGammaEffect: Effect {
+    static let gamma = Param.number("gamma", "Gamma", 0.1...5, default: 1, step: 0.05, doc: "Exponent applied to the 0...1 mask.")
     static let description = EffectDescription(
         id: "maskGamma", title: "Mask gamma",
         summary: "Mask to a power: above 1 narrows the foreground, below 1 widens it (a halo).",
         output: .plane, inputs: [EffectInput("mask", .plane)],
-        parameters: [
-            .number("gamma", "Gamma", 0.1...5, default: 1, step: 0.05, doc: "Exponent applied to the 0...1 mask."),
-        ])
+        parameters: [gamma.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let mask = try inputs.built("mask")
-        return BuiltNode(try Primitives.gamma(mask.node, p.number("gamma")), role: .mask)
+        return BuiltNode(try Primitives.gamma(mask.node, p[Self.gamma]), role: .mask)
     }
 }
 
 /// The demo's depth mask in one step: threshold at a percentile, close, feather.
 struct DepthThresholdEffect: Effect {
+    static let closing = Param.number("closing", "Closing", 0...200, default: 20, step: 1, unit: "px",
+            doc: "Closing disc radius in full-resolution pixels.")
+    static let feather = Param.number("feather", "Feather", 0...200, default: 12, step: 0.5, unit: "px",
+            doc: "Gaussian feather sigma in full-resolution pixels.")
     static let description = EffectDescription(
         id: "depthThreshold", title: "Depth threshold mask",
         summary: "Threshold the disparity at a percentile, close the islands, feather the edge: a foreground mask.",
         output: .plane, inputs: [EffectInput("disparity", .plane)],
-        parameters: ThresholdEffect.description.parameters + [
-            .number("closing", "Closing", 0...200, default: 20, step: 1, unit: "px",
-                    doc: "Closing disc radius in full-resolution pixels."),
-            .number("feather", "Feather", 0...200, default: 12, step: 0.5, unit: "px",
-                    doc: "Gaussian feather sigma in full-resolution pixels."),
-        ])
+        parameters: ThresholdEffect.description.parameters + [closing.row, feather.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let cut = try ThresholdEffect.build(inputs.renamed(["input": "disparity"]),
                                             try ResolvedParameters(p.subset(ThresholdEffect.description), for: ThresholdEffect.description), c)
         // Threshold and closing work at the depth map's resolution; the mask is then brought to the image's size
         // (bilinear) and feathered there, so the feather is smooth at any render size.
-        let closed = try Primitives.closing(cut.node, radius: c.nativePixels(p.number("closing"), for: cut.node))
+        let closed = try Primitives.closing(cut.node, radius: c.nativePixels(p[Self.closing], for: cut.node))
         let resized = try Primitives.resample(closed, to: PixelSize(width: c.photo.width, height: c.photo.height), .bilinear)
-        let feathered = try Primitives.feather(resized, sigma: c.nativePixels(p.number("feather"), for: resized))
+        let feathered = try Primitives.feather(resized, sigma: c.nativePixels(p[Self.feather], for: resized))
         return BuiltNode(feathered, role: .mask, marker: cut.marker, chosen: cut.chosen)
     }
 }

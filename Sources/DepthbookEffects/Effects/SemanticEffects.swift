@@ -5,20 +5,19 @@ import DepthbookEngine
 
 /// The "makeup" recipe from the slides: maximumComponent of the base, gamma 0.5, blended through the skin matte.
 struct MakeupEffect: Effect {
+    static let gamma = Param.number("gamma", "Gamma", 0.1...3, default: 0.5, step: 0.05, doc: "Power applied to the maximum component (0.5 brightens, as in the talk).")
+    static let strength = Param.number("strength", "Strength", 0...1, default: 0.35, step: 0.01,
+            doc: "How much of the made-up skin replaces the base (1 is the talk's recipe: flat, bright grey skin).")
     static let description = EffectDescription(
         id: "makeup", title: "Makeup (skin)",
         summary: "Maximum component of the base, gamma 0.5, blended over the base through the skin matte.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("skin", .plane)],
-        parameters: [
-            .number("gamma", "Gamma", 0.1...3, default: 0.5, step: 0.05, doc: "Power applied to the maximum component (0.5 brightens, as in the talk)."),
-            .number("strength", "Strength", 0...1, default: 0.35, step: 0.01,
-                    doc: "How much of the made-up skin replaces the base (1 is the talk's recipe: flat, bright grey skin)."),
-        ])
+        parameters: [gamma.row, strength.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let base = try inputs.node("image")
-        let makeup = try Primitives.gamma(try Primitives.maximumComponent(base), p.number("gamma"))
-        return BuiltNode(try blendThrough(makeup, base, try inputs.node("skin"), strength: p.number("strength")), role: .image)
+        let makeup = try Primitives.gamma(try Primitives.maximumComponent(base), p[Self.gamma])
+        return BuiltNode(try blendThrough(makeup, base, try inputs.node("skin"), strength: p[Self.strength]), role: .image)
     }
 }
 
@@ -29,18 +28,17 @@ struct HairColorEffect: Effect {
         "blue": (0.2, 0.35, 0.9), "pink": (0.95, 0.4, 0.65), "black": (0.12, 0.1, 0.1),
     ]
 
+    static let color = Param.choice("color", "Colour", colors.keys.sorted(), default: "auburn", doc: "The new hair colour.")
+    static let strength = Param.number("strength", "Strength", 0...1, default: 0.7, step: 0.01, doc: "How far towards the new colour.")
     static let description = EffectDescription(
         id: "hairColor", title: "Hair colour",
         summary: "Tint the hair to a new colour, keeping its highlights and shadows, through the hair matte.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("hair", .plane)],
-        parameters: [
-            .choice("color", "Colour", colors.keys.sorted(), default: "auburn", doc: "The new hair colour."),
-            .number("strength", "Strength", 0...1, default: 0.7, step: 0.01, doc: "How far towards the new colour."),
-        ])
+        parameters: [color.row, strength.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let base = try inputs.node("image")
-        let tint = colors[p.choice("color")] ?? (0.65, 0.2, 0.1)
+        let tint = colors[p[Self.color]] ?? (0.65, 0.2, 0.1)
         // out_c = luma · tint_c / luma(tint): the tint's hue at the hair's own brightness (scaled to keep range).
         let tintLuma = max(0.05, 0.299 * tint.0 + 0.587 * tint.1 + 0.114 * tint.2)
         let boost = 1.6
@@ -50,22 +48,21 @@ struct HairColorEffect: Effect {
             m += [0.299 * k, 0.587 * k, 0.114 * k, 0]
         }
         let tinted = try Primitives.colorMatrix(base, m)
-        return BuiltNode(try blendThrough(tinted, base, try inputs.node("hair"), strength: p.number("strength")), role: .image)
+        return BuiltNode(try blendThrough(tinted, base, try inputs.node("hair"), strength: p[Self.strength]), role: .image)
     }
 }
 
 /// Whitens teeth: takes the yellow out and brightens a little, through the teeth matte.
 struct TeethWhiteningEffect: Effect {
+    static let amount = Param.number("amount", "Amount", 0...1, default: 0.6, step: 0.01, doc: "0 leaves the teeth; 1 makes them neutral and brighter.")
     static let description = EffectDescription(
         id: "teethWhitening", title: "Teeth whitening",
         summary: "Desaturate and brighten the teeth through the teeth matte.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("teeth", .plane)],
-        parameters: [
-            .number("amount", "Amount", 0...1, default: 0.6, step: 0.01, doc: "0 leaves the teeth; 1 makes them neutral and brighter."),
-        ])
+        parameters: [amount.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
-        let base = try inputs.node("image"), a = p.number("amount")
+        let base = try inputs.node("image"), a = p[Self.amount]
         let white = try Primitives.colorControls(base, saturation: 1 - 0.8 * a, contrast: 1, brightness: 0.12 * a)
         return BuiltNode(try blendThrough(white, base, try inputs.node("teeth"), strength: 1), role: .image)
     }
@@ -78,20 +75,19 @@ struct GlassesTintEffect: Effect {
         "grey": (0.45, 0.45, 0.45), "rose": (1.0, 0.55, 0.65),
     ]
 
+    static let color = Param.choice("color", "Tint", colors.keys.sorted(), default: "amber", doc: "The tint's colour.")
+    static let strength = Param.number("strength", "Strength", 0...1, default: 0.6, step: 0.01, doc: "How strongly the glasses are tinted.")
     static let description = EffectDescription(
         id: "glassesTint", title: "Glasses tint",
         summary: "Tint the glasses (lenses and frames) through the glasses matte.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("glasses", .plane)],
-        parameters: [
-            .choice("color", "Tint", colors.keys.sorted(), default: "amber", doc: "The tint's colour."),
-            .number("strength", "Strength", 0...1, default: 0.6, step: 0.01, doc: "How strongly the glasses are tinted."),
-        ])
+        parameters: [color.row, strength.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let base = try inputs.node("image")
-        let t = colors[p.choice("color")] ?? (1, 0.7, 0.3)
+        let t = colors[p[Self.color]] ?? (1, 0.7, 0.3)
         let tinted = try Primitives.colorMatrix(base, [t.0, 0, 0, 0, 0, t.1, 0, 0, 0, 0, t.2, 0])
-        return BuiltNode(try blendThrough(tinted, base, try inputs.node("glasses"), strength: p.number("strength")), role: .image)
+        return BuiltNode(try blendThrough(tinted, base, try inputs.node("glasses"), strength: p[Self.strength]), role: .image)
     }
 }
 

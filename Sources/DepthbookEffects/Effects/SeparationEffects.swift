@@ -3,25 +3,24 @@ import DepthbookEngine
 /// The 2018 demo's first effect, whole: a depth-threshold mask; a Noir foreground with exposure, slight
 /// desaturation and more contrast; a darker copy of the image behind; blended through the mask.
 struct DepthThresholdNoirEffect: Effect {
+    static let exposure = Param.number("exposure", "Foreground exposure", -3...3, default: 0.3, step: 0.05, unit: "EV", doc: "Exposure of the Noir foreground: a little brighter, as in the talk.")
+    static let saturation = Param.number("saturation", "Foreground saturation", 0...2, default: 0.9, step: 0.01, doc: "Slight desaturation after Noir.")
+    static let contrast = Param.number("contrast", "Foreground contrast", 0.25...2, default: 1.15, step: 0.01, doc: "Extra contrast on the foreground.")
+    static let background = Param.number("background", "Background exposure", -5...0, default: -2, step: 0.05, unit: "EV", doc: "How much darker the background is.")
     static let description = EffectDescription(
         id: "depthThresholdNoir", title: "Depth threshold (Noir)",
         summary: "Noir foreground cut out by thresholded depth, over a darker copy of the photo.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("disparity", .plane)],
-        parameters: DepthThresholdEffect.description.parameters + [
-            .number("exposure", "Foreground exposure", -3...3, default: 0.3, step: 0.05, unit: "EV", doc: "Exposure of the Noir foreground: a little brighter, as in the talk."),
-            .number("saturation", "Foreground saturation", 0...2, default: 0.9, step: 0.01, doc: "Slight desaturation after Noir."),
-            .number("contrast", "Foreground contrast", 0.25...2, default: 1.15, step: 0.01, doc: "Extra contrast on the foreground."),
-            .number("background", "Background exposure", -5...0, default: -2, step: 0.05, unit: "EV", doc: "How much darker the background is."),
-        ])
+        parameters: DepthThresholdEffect.description.parameters + [exposure.row, saturation.row, contrast.row, background.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let mask = try DepthThresholdEffect.build(
             inputs, try ResolvedParameters(p.subset(DepthThresholdEffect.description), for: DepthThresholdEffect.description), c)
         var foreground = try Primitives.noir(image)
-        foreground = try Primitives.exposure(foreground, ev: p.number("exposure"))
-        foreground = try Primitives.colorControls(foreground, saturation: p.number("saturation"), contrast: p.number("contrast"), brightness: 0)
-        let background = try Primitives.exposure(image, ev: p.number("background"))
+        foreground = try Primitives.exposure(foreground, ev: p[Self.exposure])
+        foreground = try Primitives.colorControls(foreground, saturation: p[Self.saturation], contrast: p[Self.contrast], brightness: 0)
+        let background = try Primitives.exposure(image, ev: p[Self.background])
         return BuiltNode(try Primitives.blend(foreground, background, mask: mask.node), role: .image, marker: mask.marker,
                          chosen: mask.chosen)
     }
@@ -30,24 +29,23 @@ struct DepthThresholdNoirEffect: Effect {
 /// The same separation with the portrait effects matte: a livelier foreground over a disc-blurred, darkened
 /// background that stays faintly visible.
 struct MatteSeparationEffect: Effect {
+    static let saturation = Param.number("saturation", "Foreground saturation", 0...2, default: 0.85, step: 0.01, doc: "Slight desaturation of the subject.")
+    static let contrast = Param.number("contrast", "Foreground contrast", 0.25...2, default: 1.15, step: 0.01, doc: "More contrast on the subject.")
+    static let vibrance = Param.number("vibrance", "Foreground vibrance", -1...1, default: 0.35, step: 0.01, doc: "Richer muted colours on the subject.")
+    static let blur = Param.number("blur", "Background blur", 0...200, default: 40, step: 1, unit: "px", doc: "Disc blur radius of the background, full-resolution pixels.")
+    static let background = Param.number("background", "Background exposure", -6...0, default: -2, step: 0.05, unit: "EV", doc: "Darkening of the background; it stays faintly visible.")
     static let description = EffectDescription(
         id: "matteSeparation", title: "Matte separation",
         summary: "Foreground through the portrait matte, slightly desaturated with contrast and vibrance, over a dark bokeh background.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
-        parameters: [
-            .number("saturation", "Foreground saturation", 0...2, default: 0.85, step: 0.01, doc: "Slight desaturation of the subject."),
-            .number("contrast", "Foreground contrast", 0.25...2, default: 1.15, step: 0.01, doc: "More contrast on the subject."),
-            .number("vibrance", "Foreground vibrance", -1...1, default: 0.35, step: 0.01, doc: "Richer muted colours on the subject."),
-            .number("blur", "Background blur", 0...200, default: 40, step: 1, unit: "px", doc: "Disc blur radius of the background, full-resolution pixels."),
-            .number("background", "Background exposure", -6...0, default: -2, step: 0.05, unit: "EV", doc: "Darkening of the background; it stays faintly visible."),
-        ])
+        parameters: [saturation.row, contrast.row, vibrance.row, blur.row, background.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image"), matte = try inputs.node("matte")
-        var foreground = try Primitives.colorControls(image, saturation: p.number("saturation"), contrast: p.number("contrast"), brightness: 0)
-        foreground = try Primitives.vibrance(foreground, amount: p.number("vibrance"))
-        var background = try Primitives.discBlur(image, radius: c.nativePixels(p.number("blur"), for: image))
-        background = try Primitives.exposure(background, ev: p.number("background"))
+        var foreground = try Primitives.colorControls(image, saturation: p[Self.saturation], contrast: p[Self.contrast], brightness: 0)
+        foreground = try Primitives.vibrance(foreground, amount: p[Self.vibrance])
+        var background = try Primitives.discBlur(image, radius: c.nativePixels(p[Self.blur], for: image))
+        background = try Primitives.exposure(background, ev: p[Self.background])
         return BuiltNode(try Primitives.blend(foreground, background, mask: matte), role: .image)
     }
 }

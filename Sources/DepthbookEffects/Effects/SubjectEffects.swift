@@ -12,42 +12,39 @@ func subjectBox(_ matte: Node, effect: String, _ c: EffectContext) throws -> Sub
 
 /// What the subject covers, filled from around it: the plate Big Head and Marching draw over.
 struct FillBehindSubjectEffect: Effect {
+    static let grow = Param.number("grow", "Grow", 0...200, default: 24, step: 1, unit: "px",
+            doc: "Full-resolution pixels the hole is grown beyond the matte so no hair fringe is left behind.")
     static let description = EffectDescription(
         id: "fillBehindSubject", title: "Fill behind the subject",
         summary: "Remove the matted subject and fill the area from the surrounding background (push-pull inpainting).",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
-        parameters: [
-            .number("grow", "Grow", 0...200, default: 24, step: 1, unit: "px",
-                    doc: "Full-resolution pixels the hole is grown beyond the matte so no hair fringe is left behind."),
-        ])
+        parameters: [grow.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
-        let node = try Node(InpaintFilter(grow: c.nativePixels(p.number("grow"), for: image)), [image, try inputs.node("matte")])
+        let node = try Node(InpaintFilter(grow: c.nativePixels(p[Self.grow], for: image)), [image, try inputs.node("matte")])
         return BuiltNode(node, role: .image)
     }
 }
 
 /// Big Head's first step: the subject scaled about its anchor (`anchor(of:)`) over the filled plate.
 struct ScaleSubjectEffect: Effect {
+    static let output = Param.choice("output", "Show", ["composite", "plate"], default: "composite",
+            doc: "The result, or the plate behind the scaled subject (the photo with the old subject filled in).")
     static let description = EffectDescription(
         id: "scaleSubject", title: "Scale the subject",
         summary: "Make the matted subject bigger or smaller, anchored at its base (at its face when the frame cuts it off below); what it uncovers is filled from around it.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
-        parameters: scaleParameters + [
-            .choice("output", "Show", ["composite", "plate"], default: "composite",
-                    doc: "The result, or the plate behind the scaled subject (the photo with the old subject filled in)."),
-        ])
+        parameters: scaleParameters + [output.row])
 
-    static let scaleParameters: [EffectParameter] = [
-        .number("scale", "Scale", 0.5...2, default: 1.3, step: 0.01, doc: "Subject size relative to the original (1 leaves the photo unchanged)."),
-        .number("grow", "Fill margin", 0...200, default: 24, step: 1, unit: "px", doc: "How far beyond the matte the fill reaches."),
-    ]
+    static let scale = Param.number("scale", "Scale", 0.5...2, default: 1.3, step: 0.01, doc: "Subject size relative to the original (1 leaves the photo unchanged).")
+    static let grow = Param.number("grow", "Fill margin", 0...200, default: 24, step: 1, unit: "px", doc: "How far beyond the matte the fill reaches.")
+    static let scaleParameters: [EffectParameter] = [scale.row, grow.row]
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
-        let output: SubjectScaleFilter.Output = p.choice("output") == "plate" ? .plate : .composite
-        let node = try scaled(image: try inputs.node("image"), matte: try inputs.node("matte"), scale: p.number("scale"),
-                              grow: p.number("grow"), output: output, c)
+        let output: SubjectScaleFilter.Output = p[Self.output] == "plate" ? .plate : .composite
+        let node = try scaled(image: try inputs.node("image"), matte: try inputs.node("matte"), scale: p[Self.scale],
+                              grow: p[Self.grow], output: output, c)
         return BuiltNode(node, role: .image)
     }
 
@@ -79,11 +76,13 @@ struct ScaledMatteEffect: Effect {
         id: "scaledMatte", title: "Scaled matte",
         summary: "The portrait matte scaled with the subject about its anchor: white where the subject now is.",
         output: .plane, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
-        parameters: [ScaleSubjectEffect.scaleParameters[0]])
+        parameters: [scale.row])
+
+    static let scale = ScaleSubjectEffect.scale
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let node = try ScaleSubjectEffect.scaled(image: try inputs.node("image"), matte: try inputs.node("matte"),
-                                                 scale: p.number("scale"), grow: 0, output: .matte, c)
+                                                 scale: p[Self.scale], grow: 0, output: .matte, c)
         return BuiltNode(node, role: .mask)
     }
 }
@@ -91,22 +90,21 @@ struct ScaledMatteEffect: Effect {
 /// Big Head, whole: scale the subject, then the pseudo depth of field of the demo (contrast on the subject,
 /// blur on the background).
 struct BigHeadEffect: Effect {
+    static let scale = Param.number("scale", "Scale", 0.5...2, default: 1.3, step: 0.01, doc: "Subject size relative to the original.")
+    static let grow = Param.number("grow", "Fill margin", 0...200, default: 24, step: 1, unit: "px", doc: "How far beyond the matte the fill reaches.")
+    static let contrast = Param.number("contrast", "Subject contrast", 0.5...2, default: 1.15, step: 0.01, doc: "Contrast of the subject (1 leaves it).")
+    static let blur = Param.number("blur", "Background blur", 0...200, default: 16, step: 0.5, unit: "px", doc: "Gaussian blur of the background (0 leaves it sharp).")
     static let description = EffectDescription(
         id: "bigHead", title: "Big Head",
         summary: "Resize the matted subject against the background, then pop it: more contrast in front, blur behind.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
-        parameters: [
-            .number("scale", "Scale", 0.5...2, default: 1.3, step: 0.01, doc: "Subject size relative to the original."),
-            .number("grow", "Fill margin", 0...200, default: 24, step: 1, unit: "px", doc: "How far beyond the matte the fill reaches."),
-            .number("contrast", "Subject contrast", 0.5...2, default: 1.15, step: 0.01, doc: "Contrast of the subject (1 leaves it)."),
-            .number("blur", "Background blur", 0...200, default: 16, step: 0.5, unit: "px", doc: "Gaussian blur of the background (0 leaves it sharp)."),
-        ])
+        parameters: [scale.row, grow.row, contrast.row, blur.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image"), matte = try inputs.node("matte")
-        let scale = p.number("scale"), grow = p.number("grow")
+        let scale = p[Self.scale], grow = p[Self.grow]
         let composite = try ScaleSubjectEffect.scaled(image: image, matte: matte, scale: scale, grow: grow, output: .composite, c)
-        let contrast = p.number("contrast"), blur = p.number("blur")
+        let contrast = p[Self.contrast], blur = p[Self.blur]
         if contrast == 1 && blur == 0 { return BuiltNode(composite, role: .image) }
         let newMatte = try ScaleSubjectEffect.scaled(image: image, matte: matte, scale: scale, grow: grow, output: .matte, c)
         let plate = try ScaleSubjectEffect.scaled(image: image, matte: matte, scale: scale, grow: grow, output: .plate, c)
@@ -123,15 +121,14 @@ struct MarchingEffect: Effect {
         summary: "Copies of the matted subject stitched together in a line, drawn back to front.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)], parameters: parameters)
 
-    static let parameters: [EffectParameter] = [
-        .number("count", "Copies", 1...120, default: 6, step: 1, doc: "Subjects in the picture, the original included."),
-        .number("spacing", "Spacing", -0.5...0.5, default: 0.16, step: 0.005, unit: "frame widths",
-                doc: "Sideways step from one copy to the next (negative marches left)."),
-        .number("scaleStep", "Scale step", 0.5...1.5, default: 0.82, step: 0.01,
-                doc: "Each copy's size relative to the previous: below 1 recedes, above 1 advances."),
-        .number("horizon", "Horizon", 0...1, default: 0.4, step: 0.01,
-                doc: "Height of the horizon (fraction of the frame from the top) that receding copies approach."),
-    ]
+    static let count = Param.number("count", "Copies", 1...120, default: 6, step: 1, doc: "Subjects in the picture, the original included.")
+    static let spacing = Param.number("spacing", "Spacing", -0.5...0.5, default: 0.16, step: 0.005, unit: "frame widths",
+            doc: "Sideways step from one copy to the next (negative marches left).")
+    static let scaleStep = Param.number("scaleStep", "Scale step", 0.5...1.5, default: 0.82, step: 0.01,
+            doc: "Each copy's size relative to the previous: below 1 recedes, above 1 advances.")
+    static let horizon = Param.number("horizon", "Horizon", 0...1, default: 0.4, step: 0.01,
+            doc: "Height of the horizon (fraction of the frame from the top) that receding copies approach.")
+    static let parameters: [EffectParameter] = [count.row, spacing.row, scaleStep.row, horizon.row]
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         BuiltNode(try node(inputs, p, c, output: .composite), role: .image)
@@ -140,8 +137,8 @@ struct MarchingEffect: Effect {
     static func node(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext, output: MarchingFilter.Output) throws -> Node {
         let image = try inputs.node("image"), matte = try inputs.node("matte")
         let box = try subjectBox(matte, effect: description.id, c)
-        let filter = MarchingFilter(count: p.int("count"), spacing: p.number("spacing"), scaleStep: p.number("scaleStep"),
-                                    horizon: p.number("horizon"), subject: box, output: output)
+        let filter = MarchingFilter(count: p.int(Self.count), spacing: p[Self.spacing], scaleStep: p[Self.scaleStep],
+                                    horizon: p[Self.horizon], subject: box, output: output)
         return try Node(filter, [image, matte])
     }
 }

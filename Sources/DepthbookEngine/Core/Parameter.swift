@@ -1,5 +1,6 @@
-/// One documented parameter of a filter: the table that validation, the notebook JSON and the page's sliders
-/// are all driven from.
+/// One documented parameter of an engine filter: what the filter checks its values against (and
+/// `FilterCatalog` lists). The page never sees it: notebooks and sliders speak the effects' parameters
+/// (`EffectParameter` in DepthbookEffects), which an effect turns into filter values when it builds its recipe.
 public struct ParameterInfo: Sendable, Equatable {
     public var name: String
     public var label: String
