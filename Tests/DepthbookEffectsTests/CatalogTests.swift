@@ -31,6 +31,18 @@ struct CatalogTests {
     }
 
     /// The JSON the `effects` request answers has the protocol's field names.
+    /// Values are read through typed handles: the cell's value when given, else the row's default; a handle
+    /// read against another effect's table gets its own default, not a zero.
+    @Test func handlesReadTheCellsValueOrTheirOwnDefault() throws {
+        let given = try ResolvedParameters(["radius": .number(5)], for: ClosingEffect.description)
+        #expect(given[ClosingEffect.radius] == 5 && given.isGiven(ClosingEffect.radius))
+        let left = try ResolvedParameters([:], for: ClosingEffect.description)
+        #expect(left[ClosingEffect.radius] == 20 && !left.isGiven(ClosingEffect.radius))
+        let elsewhere = try ResolvedParameters([:], for: ResizeEffect.description)
+        #expect(elsewhere[ClosingEffect.radius] == 20)
+        #expect(elsewhere[ResizeEffect.method] == "bilinear")
+    }
+
     @Test func catalogEncodesInTheProtocolShape() throws {
         let data = try JSONEncoder().encode(NotebookRenderer.catalog)
         let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
