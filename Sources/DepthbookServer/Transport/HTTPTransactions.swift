@@ -1,0 +1,195 @@
+import CWebSockets
+import Dispatch
+import Synchronization
+
+/// The HTTP side of the transport: a request read (a POST's body within the upload limit), answered off
+/// the service thread, and the response written back in fragments.
+///
+/// Service thread only, except the answers handed back from the HTTP queue.
+final class HTTPTransactions: @unchecked Sendable {
+    /// One request and its response (service thread).
+    private final class Transaction {
+        let wsi: OpaquePointer
+        var request: HTTPRequest
+        var bodyTooLarge = false
+        /// Set when the request is refused before it is read (a host name the studio does not answer to):
+        /// the body is read and dropped, then this is the answer.
+        var refusal: HTTPResponse?
+        var response: HTTPResponse?
+        var headersSent = false
+        var bodyOffset = 0
+
+        init(wsi: OpaquePointer, request: HTTPRequest) {
+            self.wsi = wsi
+            self.request = request
+        }
+    }
+
+    private let access: AccessPolicy
+    private let answer: @Sendable (HTTPRequest) -> HTTPResponse
+    private let uploadLimit: Int
+    private let ids: ConnectionIDs
+    private let wake: @Sendable () -> Void
+    private let queue = DispatchQueue(label: "depthbook.http", attributes: .concurrent)
+
+    // Service thread only.
+    private var transactions: [UInt64: Transaction] = [:]
+    // Any thread: answers ready to be written.
+    private let answered = Mutex<[UInt64: HTTPResponse]>([:])
+
+    init(access: AccessPolicy, uploadLimit: Int, ids: ConnectionIDs, wake: @escaping @Sendable () -> Void,
+         answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        self.access = access
+        self.uploadLimit = uploadLimit
+        self.ids = ids
+        self.wake = wake
+        self.answer = answer
+    }
+
+    /// A request's headers arrived: refused at once, answered, or (a POST) waiting for its body.
+    func begin(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int) {
+        let id = ConnectionIDs.stored(user) ?? ids.assign(user)
+        let method: String, path: String
+        if let uri = LWSHeaders.value(wsi, WSI_TOKEN_POST_URI) {
+            (method, path) = ("POST", uri)
+        } else if let uri = LWSHeaders.value(wsi, WSI_TOKEN_GET_URI) {
+            (method, path) = ("GET", uri)
+        } else if let uri = LWSHeaders.value(wsi, WSI_TOKEN_HEAD_URI) {
+            (method, path) = ("HEAD", uri)
+        } else {
+            let raw = input.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "/"
+            (method, path) = ("OTHER", raw)
+        }
+        let query = LWSHeaders.query(wsi)
+        let host = LWSHeaders.value(wsi, WSI_TOKEN_HOST)
+        let authorized = access.grants(authorization: LWSHeaders.value(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+                                       cookie: LWSHeaders.value(wsi, WSI_TOKEN_HTTP_COOKIE), queryToken: query["token"])
+        let request = HTTPRequest(method: method, path: path, query: query,
+                                  ifNoneMatch: LWSHeaders.value(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH),
+                                  authorized: authorized, tokenRequired: access.requiresToken)
+        let transaction = Transaction(wsi: wsi, request: request)
+        transactions[id] = transaction
+        if !access.admits(host: host) {
+            transaction.refusal = .text(403, access.hostRefusal(host))
+            if method != "POST" {
+                transaction.response = transaction.refusal
+                lws_callback_on_writable(wsi)
+            }
+            return
+        }
+        if method == "POST" {
+            // An announced oversized body is read and dropped, not kept: clients (and proxies) expect to finish
+            // sending before they read the 413, and closing early would break their pipe instead.
+            if let announced = LWSHeaders.value(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init), announced > uploadLimit {
+                transaction.bodyTooLarge = true
+            }
+            return  // the body arrives in `body` calls
+        }
+        dispatch(id, request)
+    }
+
+    /// Part of a POST's body.
+    func body(_ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int) {
+        guard let id = ConnectionIDs.stored(user), let transaction = transactions[id], let input else { return }
+        if transaction.refusal != nil { return }
+        if transaction.bodyTooLarge || transaction.request.body.count + length > uploadLimit {
+            transaction.bodyTooLarge = true
+            transaction.request.body = []
+        } else {
+            transaction.request.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+    }
+
+    /// The whole body is in: refused, too large, or answered.
+    func bodyComplete(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) {
+        guard let id = ConnectionIDs.stored(user), let transaction = transactions[id], transaction.response == nil else { return }
+        if let refusal = transaction.refusal {
+            transaction.response = refusal
+            lws_callback_on_writable(wsi)
+        } else if transaction.bodyTooLarge {
+            transaction.response = .jsonError(413, "uploads are at most \(uploadLimit) bytes")
+            lws_callback_on_writable(wsi)
+        } else {
+            dispatch(id, transaction.request)
+        }
+    }
+
+    func closed(_ user: UnsafeMutableRawPointer?) {
+        if let id = ConnectionIDs.stored(user) { transactions[id] = nil }
+    }
+
+    /// Answers off the service thread (file reads, decoding uploads), then hands the response back.
+    private func dispatch(_ id: UInt64, _ request: HTTPRequest) {
+        let answer = self.answer
+        queue.async { [weak self] in
+            let response = answer(request)
+            guard let self else { return }
+            answered.withLock { $0[id] = response }
+            wake()
+        }
+    }
+
+    /// Service thread, woken: the answers ready are written as their sockets allow.
+    func serviceWakeups() {
+        let ready = answered.withLock { r in defer { r.removeAll() }; return r }
+        for (id, response) in ready {
+            guard let transaction = transactions[id] else { continue }
+            transaction.response = response
+            lws_callback_on_writable(transaction.wsi)
+        }
+    }
+
+    /// Writes the headers, then the body a fragment at a time.
+    func writeable(_ user: UnsafeMutableRawPointer?) -> Int32 {
+        guard let id = ConnectionIDs.stored(user), let transaction = transactions[id],
+              let response = transaction.response else { return 0 }
+        let wsi = transaction.wsi
+        let isHead = transaction.request.method == "HEAD"
+        if !transaction.headersSent {
+            let pre = Int(CWS_PRE)
+            var buffer = [UInt8](repeating: 0, count: pre + 2048 + response.headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 8 })
+            let failed: Bool = buffer.withUnsafeMutableBufferPointer { raw in
+                let start = raw.baseAddress! + pre
+                let end = raw.baseAddress! + raw.count
+                var p: UnsafeMutablePointer<UInt8>? = start
+                if lws_add_http_common_headers(wsi, UInt32(response.status), response.contentType,
+                                               lws_filepos_t(response.body.count), &p, end) != 0 { return true }
+                for (name, value) in response.headers {
+                    let added = (name + ":").withCString { n in
+                        value.withCString { v in
+                            lws_add_http_header_by_name(wsi, UnsafeRawPointer(n).assumingMemoryBound(to: UInt8.self),
+                                                        UnsafeRawPointer(v).assumingMemoryBound(to: UInt8.self),
+                                                        Int32(value.utf8.count), &p, end)
+                        }
+                    }
+                    if added != 0 { return true }
+                }
+                return lws_finalize_write_http_header(wsi, start, &p, end) != 0
+            }
+            if failed { return -1 }
+            transaction.headersSent = true
+            if response.body.isEmpty || isHead { return finish(id, transaction) }
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+        let offset = transaction.bodyOffset
+        let end = min(response.body.count, offset + WebSocketConnections.fragmentBytes)
+        let pre = Int(CWS_PRE)
+        var buffer = [UInt8](repeating: 0, count: pre + (end - offset))
+        buffer.replaceSubrange(pre..<buffer.count, with: response.body[offset..<end])
+        let last = end == response.body.count
+        let written = buffer.withUnsafeMutableBufferPointer { raw in
+            lws_write(wsi, raw.baseAddress! + pre, end - offset, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP)
+        }
+        if written < 0 { return -1 }
+        transaction.bodyOffset = end
+        if last { return finish(id, transaction) }
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    private func finish(_ id: UInt64, _ transaction: Transaction) -> Int32 {
+        transactions[id] = nil
+        return lws_http_transaction_completed(transaction.wsi) != 0 ? -1 : 0
+    }
+}
