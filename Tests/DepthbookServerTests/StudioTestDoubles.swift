@@ -68,15 +68,11 @@ final class FakeRenderer: PhotoRenderer {
     let gate: Gate
     init(gate: Gate) { self.gate = gate }
 
-    func render(notebook: Notebook, cell: String, target: FrameTarget, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
+    func render(notebook: Notebook, cell: String, target: CellRenderRequest, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
         gate.pass()
         guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell \(cell)") }
         let percentile = found.params?["percentile"]?.number.map { String(Int($0)) } ?? "-"
-        let width: Int
-        switch target {
-        case .preview(let w): width = w
-        case .crop(_, _, let w, _): width = w
-        }
+        let width = target.region?.width ?? target.width
         return RenderedFrame(jpeg: Array("\(cell):\(percentile)".utf8), width: width, height: width / 2, cacheHits: 1, cacheMisses: 2)
     }
 

@@ -24,6 +24,17 @@ public struct CellRenderRequest: Sendable, Equatable {
         self.width = width
         self.region = region
     }
+
+    /// The whole cell output scaled to `width` pixels wide.
+    public static func preview(width: Int) -> CellRenderRequest { CellRenderRequest(width: width) }
+
+    /// A region of the cell output at full resolution, in upright image pixels.
+    public static func crop(x: Int, y: Int, width: Int, height: Int) -> CellRenderRequest {
+        CellRenderRequest(width: width, region: Region(x: x, y: y, width: width, height: height))
+    }
+
+    /// Whether this is a whole-frame preview (not a crop).
+    public var isPreview: Bool { region == nil }
 }
 
 /// A rendered cell: 8-bit RGB ready for JPEG (planes already turned into grey or a colour map) and how much

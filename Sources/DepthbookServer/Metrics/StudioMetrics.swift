@@ -77,7 +77,7 @@ extension RenderJob {
     /// The `kind` label of this job's render time.
     var metricKind: StudioMetrics.RenderKind {
         if coarse { return .coarse }
-        if case .crop = request.target { return .crop }
+        if !request.target.isPreview { return .crop }
         return .preview
     }
 }

@@ -17,16 +17,9 @@ final class EffectsRenderer: PhotoRenderer {
         notebookRenderer = NotebookRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget, uploads: uploads)
     }
 
-    func render(notebook: Notebook, cell: String, target: FrameTarget,
+    func render(notebook: Notebook, cell: String, target: CellRenderRequest,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
-        let request: CellRenderRequest
-        switch target {
-        case .preview(let width):
-            request = CellRenderRequest(width: width)
-        case .crop(let x, let y, let width, let height):
-            request = CellRenderRequest(width: photo.width, region: .init(x: x, y: y, width: width, height: height))
-        }
-        let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: request, isCancelled: isCancelled)
+        let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: target, isCancelled: isCancelled)
         let jpeg = try JPEGEncoder.encode(rendered.image, quality: Self.previewQuality, threads: RenderContext.defaultThreads)
         var frame = RenderedFrame(jpeg: jpeg, width: rendered.image.width, height: rendered.image.height,
                                   cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)

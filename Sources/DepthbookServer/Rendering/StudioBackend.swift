@@ -68,7 +68,7 @@ extension StudioBackend {
 }
 
 public protocol PhotoRenderer: AnyObject, Sendable {
-    func render(notebook: Notebook, cell: String, target: FrameTarget,
+    func render(notebook: Notebook, cell: String, target: CellRenderRequest,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame
     func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply
     /// `export` names the cell and format (and, for GIF, the frame count and width).

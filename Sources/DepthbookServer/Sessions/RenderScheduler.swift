@@ -1,3 +1,4 @@
+import DepthbookEffects
 import DepthbookFrames
 
 /// Which output of a cell a render feeds: its preview or its 1:1 crop. Each has its own sequence of frames.
@@ -13,23 +14,15 @@ public struct RenderSlot: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(cell)/\(kind.rawValue)" }
 }
 
-/// What to render for a slot.
-public enum FrameTarget: Sendable, Equatable {
-    /// The whole cell output scaled to `width` pixels wide.
-    case preview(width: Int)
-    /// A region of the cell output at full resolution, in upright image pixels.
-    case crop(x: Int, y: Int, width: Int, height: Int)
-}
-
 /// One render the page asked for: the slot, the request's sequence number and the target size.
 public struct FrameRequest: Sendable, Equatable {
     public var slot: RenderSlot
     public var seq: Int
-    public var target: FrameTarget
+    public var target: CellRenderRequest
     /// True while a slider moves: render a coarse preview first, then the full one if nothing newer came.
     public var interactive: Bool
 
-    public init(slot: RenderSlot, seq: Int, target: FrameTarget, interactive: Bool = false) {
+    public init(slot: RenderSlot, seq: Int, target: CellRenderRequest, interactive: Bool = false) {
         self.slot = slot
         self.seq = seq
         self.target = target
@@ -52,9 +45,9 @@ public struct RenderJob: Sendable, Equatable {
 
     /// The size actually rendered: a coarse pass renders a preview at half width (never under 64 px). Never
     /// smaller: a quarter-width frame on a large preview is a blur, not a picture that follows the slider.
-    public var target: FrameTarget {
-        guard coarse, case .preview(let width) = request.target else { return request.target }
-        return .preview(width: max(64, width / 2))
+    public var target: CellRenderRequest {
+        guard coarse, request.target.isPreview else { return request.target }
+        return .preview(width: max(64, request.target.width / 2))
     }
 }
 
@@ -221,8 +214,5 @@ public struct RenderScheduler: Sendable {
         return RenderJob(ticket: nextTicket, request: request, coarse: coarse)
     }
 
-    private func isPreview(_ request: FrameRequest) -> Bool {
-        if case .preview = request.target { return true }
-        return false
-    }
+    private func isPreview(_ request: FrameRequest) -> Bool { request.target.isPreview }
 }
