@@ -20,7 +20,7 @@ struct SessionEditsTests {
 
     @Test func aChangeMergesAndRendersTheCellThenThePreviewedCellsBelow() throws {
         var state = Self.opened()
-        let set = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(40)], unset: nil, seq: 7, interactive: true)
+        let set = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(40)], unset: nil, seq: 7, interactive: true, offscreen: nil)
         let requests = try state.apply(set)
         #expect(requests.map(\.slot.cell) == ["mask", "result"])
         #expect(requests.map(\.seq) == [7, 7] && requests.allSatisfy(\.interactive))
@@ -29,19 +29,30 @@ struct SessionEditsTests {
         #expect(state.shared == nil, "an edited saved notebook is no longer that version")
     }
 
+    /// Cells the page scrolled away wait while the slider moves, and render with the change that ends the drag.
+    @Test func offscreenCellsWaitForTheDragsLastChange() throws {
+        var state = Self.opened()
+        let moving = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(41)], unset: nil, seq: 2,
+                                             interactive: true, offscreen: ["result"])
+        #expect(try state.apply(moving).map(\.slot.cell) == ["mask"])
+        let last = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(42)], unset: nil, seq: 3,
+                                           interactive: false, offscreen: ["result"])
+        #expect(try state.apply(last).map(\.slot.cell) == ["mask", "result"])
+    }
+
     @Test func refusedChangesLeaveTheStateAsItWas() throws {
         var state = Self.opened()
-        let bad = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(400)], unset: nil, seq: 1, interactive: nil)
+        let bad = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(400)], unset: nil, seq: 1, interactive: nil, offscreen: nil)
         #expect(throws: ProtocolError.self) { _ = try Self.applying(bad, to: &state) }
-        let unknown = StudioRequest.SetParams(cell: "nope", params: [:], unset: nil, seq: 1, interactive: nil)
+        let unknown = StudioRequest.SetParams(cell: "nope", params: [:], unset: nil, seq: 1, interactive: nil, offscreen: nil)
         #expect(throws: ProtocolError.self) { _ = try Self.applying(unknown, to: &state) }
-        let note = StudioRequest.SetParams(cell: "intro", params: [:], unset: nil, seq: 1, interactive: nil)
+        let note = StudioRequest.SetParams(cell: "intro", params: [:], unset: nil, seq: 1, interactive: nil, offscreen: nil)
         #expect(throws: ProtocolError.self) { _ = try Self.applying(note, to: &state) }
         #expect(state.notebook == StudioFixture.notebook && state.shared == "saved-version")
 
         // A seq older than one the scheduler has seen for the cell is refused too.
         _ = try state.scheduler.request(FrameRequest(slot: RenderSlot(cell: "mask", kind: .preview), seq: 9, target: .preview(width: 64)))
-        let old = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(50)], unset: nil, seq: 8, interactive: nil)
+        let old = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(50)], unset: nil, seq: 8, interactive: nil, offscreen: nil)
         #expect(throws: ProtocolError.self) { _ = try Self.applying(old, to: &state) }
         #expect(state.notebook == StudioFixture.notebook)
     }

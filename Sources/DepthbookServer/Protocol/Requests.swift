@@ -61,6 +61,9 @@ public enum StudioRequest: Sendable, Equatable {
         public var unset: [String]?
         public var seq: Int
         public var interactive: Bool?
+        /// Cells below that the page does not show now (scrolled away): an interactive change leaves them
+        /// out; the change that ends the drag renders them too.
+        public var offscreen: [String]?
     }
     public struct Preview: Sendable, Equatable, Decodable {
         public var cell: String
@@ -158,6 +161,9 @@ public enum RequestDecoder {
             try checkSeq(set.seq)
             guard set.params.count + (set.unset?.count ?? 0) <= limits.notebook.maxParamsPerCell else {
                 throw ProtocolError.badRequest("setParams carries at most \(limits.notebook.maxParamsPerCell) parameters")
+            }
+            guard (set.offscreen?.count ?? 0) <= limits.notebook.maxCells else {
+                throw ProtocolError.badRequest("setParams names at most \(limits.notebook.maxCells) cells off screen")
             }
             return .setParams(set)
         case "preview":

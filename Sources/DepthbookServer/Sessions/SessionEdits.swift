@@ -33,6 +33,7 @@ extension Session.State {
 
     /// One step cell's parameters changed: checked against its effect, merged, and answered with the renders
     /// it needs (the cell first, then every cell below that reads it and has a preview), all under `set.seq`.
+    /// While a slider moves, cells the page has scrolled away (`offscreen`) wait for the drag's last change.
     mutating func apply(_ set: StudioRequest.SetParams) throws -> [FrameRequest] {
         guard var notebook else { throw ProtocolError.badRequest("open a notebook first") }
         if let newest = scheduler.newestSeq(for: RenderSlot(cell: set.cell, kind: .preview)), newest > set.seq {
@@ -61,7 +62,8 @@ extension Session.State {
         let interactive = set.interactive ?? false
         var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
                                      target: .preview(width: previewWidths[set.cell] ?? 1024), interactive: interactive)]
-        for cell in notebook.dependents(of: set.cell) {
+        let waiting = interactive ? Set(set.offscreen ?? []) : []
+        for cell in notebook.dependents(of: set.cell) where !waiting.contains(cell) {
             guard let width = previewWidths[cell] else { continue }
             requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
                                          target: .preview(width: width), interactive: interactive))
