@@ -108,3 +108,21 @@ export function stableStringify(value) {
         ? Object.fromEntries(Object.keys(item).sort().map((name) => [name, item[name]]))
         : item));
 }
+
+/**
+ * Cells after `cellId` that read it directly or through other cells, in notebook order: what a change to it
+ * re-renders (the server's `Notebook.dependents`).
+ */
+export function dependentsOf(notebook, cellId) {
+    const affected = new Set([cellId]);
+    const result = [];
+    for (const cell of notebook?.cells ?? []) {
+        if (cell.id === cellId) continue;
+        const reads = [...Object.values(cell.inputs ?? {}), ...(cell.input ? [cell.input] : [])].map(referenceHead);
+        if (reads.some((head) => affected.has(head))) {
+            affected.add(cell.id);
+            result.push(cell.id);
+        }
+    }
+    return result;
+}

@@ -15,7 +15,7 @@
 import { ProtocolError } from './studio-socket.js';
 import { PhotoLibrary } from './photo-library.js';
 import { postUpload } from './upload.js';
-import { stableStringify, structureOf } from './notebook-graph.js';
+import { dependentsOf, stableStringify, structureOf } from './notebook-graph.js';
 
 /** Widths the server accepts for a preview until its `hello` says (the server's `limits` are the truth). */
 const DEFAULT_PREVIEW_WIDTH = { min: 64, max: 2048 };
@@ -265,11 +265,26 @@ export class NotebookSession extends EventTarget {
             this.sentAt.set(seq, performance.now());
             const message = { cell: cellId, params, seq, interactive };
             if (unset.size > 0) message.unset = [...unset];
+            if (interactive) {
+                const offscreen = this.scrolledAwayBelow(cellId);
+                if (offscreen.length > 0) message.offscreen = offscreen;
+            }
             this.socket.request('setParams', message)
                 .then(() => this.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } })))
                 .catch((error) => this.refuseParams(cellId, seq, previous, error));
         }
         this.persist();
+    }
+
+    /**
+     * Cells below `cellId` that nobody sees now (every preview of them scrolled away): while a slider moves they
+     * wait, and the drag's last change renders them. The last cell of the chain, the recipe's result, follows
+     * the slider wherever it is.
+     */
+    scrolledAwayBelow(cellId) {
+        const below = dependentsOf(this.notebook, cellId);
+        const result = below.at(-1);
+        return below.filter((id) => id !== result && ![...(this.previews.get(id) ?? [])].some((preview) => preview.onScreen));
     }
 
     /** Replaces the whole document (cells added, removed, reordered, inputs changed) and re-renders. */

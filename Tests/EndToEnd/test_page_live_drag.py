@@ -4,12 +4,14 @@ keeps updating. No timing thresholds: the figures (updates a second, gaps) are m
 ../shared/tools/drag_measure.py and written in docs/server.md."""
 from __future__ import annotations
 
+import json
 import time
 
 from selenium.webdriver.common.by import By
 
 from conftest import PHOTOS_DIR
 from page_support import open_notebook, wait_for
+from test_server_support import REPO_ROOT
 
 PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
 RECORD = """
@@ -22,6 +24,18 @@ new MutationObserver((changes) => {
   }
 }).observe(document.body, {childList: true, subtree: true});
 """
+
+
+def dependents(cell_id: str) -> list[str]:
+    """Cells of the bundled depth-threshold notebook that read `cell_id`, directly or through others."""
+    notebook = json.loads((REPO_ROOT / "Notebooks" / "depth-threshold.json").read_text())
+    affected, found = {cell_id}, []
+    for cell in notebook["cells"]:
+        reads = list((cell.get("inputs") or {}).values()) + ([cell["input"]] if cell.get("input") else [])
+        if cell["id"] != cell_id and any(r.split(".")[0] in affected for r in reads):
+            affected.add(cell["id"])
+            found.append(cell["id"])
+    return found
 
 
 def result_full_frame(browser):
@@ -45,6 +59,15 @@ def test_dragging_an_upstream_slider_updates_the_result_during_the_drag(depthboo
     slider = browser.find_element(By.CSS_SELECTOR, 'db-cell[data-cell="mask"] db-param[data-param="percentile"] input[type=range]')
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", slider)
     browser.execute_script(RECORD)
+    # Cells between the slider and the result that are well out of view (more than a screen away, as the page
+    # counts it): they wait while the slider moves and catch up when it is let go.
+    away = browser.execute_script("""
+        const below = arguments[0];
+        return below.filter((id) => {
+            const cell = document.querySelector(`db-cell[data-cell="${id}"]`);
+            const box = cell.getBoundingClientRect();
+            return cell.querySelector('db-preview') && (box.top > 2 * innerHeight || box.bottom < -innerHeight);
+        });""", [c for c in dependents("mask") if c != "result"])
     box = browser.execute_script("const b = arguments[0].getBoundingClientRect(); return [b.left, b.top, b.width, b.height]", slider)
     y = box[1] + box[3] / 2
     start, end = box[0] + box[2] * 0.3, box[0] + box[2] * 0.7
@@ -57,7 +80,8 @@ def test_dragging_an_upstream_slider_updates_the_result_during_the_drag(depthboo
     for step in range(1, steps + 1):
         mouse("mouseMoved", start + (end - start) * step / steps)
         time.sleep(0.05)
-    during = [s for s in browser.execute_script("return window.__shown") if s["reference"] == "result"]
+    shown_during = browser.execute_script("return window.__shown")
+    during = [s for s in shown_during if s["reference"] == "result"]
     mouse("mouseReleased", end)
 
     # While the button was still down, the result (five cells below the slider) showed new pictures.
@@ -67,4 +91,10 @@ def test_dragging_an_upstream_slider_updates_the_result_during_the_drag(depthboo
     final = wait_for("the final full frame", lambda: (
         seq if (seq := result_full_frame(browser)) and seq >= max(s["seq"] for s in during) else None), timeout=120)
     assert final > before
+    assert away, "the notebook is long enough that some cells between the slider and the result are out of view"
+    assert not [s for s in shown_during if s["reference"] in away], "cells out of view waited during the drag"
+    for cell in away:
+        wait_for(f"{cell} to catch up with the final value", lambda: browser.execute_script(
+            f"const p = document.querySelector('db-cell[data-cell=\"{cell}\"] db-preview');"
+            "return p && Number(p.dataset.seq) >= arguments[0] && p.dataset.coarse === 'false'", final), timeout=120)
     browser.save_screenshot(str(artifacts_dir / "live-drag-pug.png"))

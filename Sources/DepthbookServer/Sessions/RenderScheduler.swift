@@ -159,8 +159,10 @@ public struct RenderScheduler: Sendable {
         return actions
     }
 
-    /// Coarse frames in a row after which the next render of a moving slider is a full-quality refresh.
-    public static let coarseRun = 3
+    /// Coarse frames in a row after which the next render of a moving slider is a full-quality refresh. One:
+    /// a drag alternates quick and sharp frames, so half of what a person sees while dragging is sharp
+    /// (with three, 42–44 % were; docs/server.md).
+    public static let coarseRun = 1
 
     /// Whether a frame rendered for `seq` may still be sent for `slot` (checked again just before sending):
     /// not from before a reset, and, for a full frame, still the newest request (`coarse` is true for frames
