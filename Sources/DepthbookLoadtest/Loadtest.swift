@@ -22,6 +22,9 @@ public struct Loadtest: Sendable {
         /// A photo file to upload once and open in every session; nil keeps the notebook's own photo.
         public var photo: String?
         public var width = 1280
+        /// Like a page scrolled to the slider's cell with the result in view: the cells between them are out
+        /// of view and named `offscreen` while the slider moves.
+        public var scrolledToSlider = false
         public var timeoutSeconds = 60
 
         public init(endpoint: Endpoint, sessions: Int, changes: Int, rate: Double) {
@@ -232,6 +235,7 @@ struct DragSession {
             // slider's cell is what a person watches.
             let previewed = notebook.cells.filter { [.photo, .view, .step].contains($0.kind) }.map(\.id)
             let watched = notebook.dependents(of: cell).last ?? cell
+            let between = notebook.dependents(of: cell).dropLast()
             shared.finalCell.withLock { $0 = watched }
             result.finalCell = watched
             var seq = 1
@@ -263,11 +267,13 @@ struct DragSession {
                 let percentile = 10 + 80 * (phase <= 1 ? phase : 2 - phase) + Double(index % 50) * 0.0137
                 let last = change == options.changes - 1
                 nextID += 1
-                let message: JSONValue = .object([
+                var fields: [String: JSONValue] = [
                     "id": .number(Double(nextID)), "type": .string("setParams"), "cell": .string(cell),
                     "params": .object(["percentile": .number(percentile)]), "seq": .number(Double(seq)),
                     "interactive": .bool(!last),
-                ])
+                ]
+                if options.scrolledToSlider, !last { fields["offscreen"] = .array(between.map { .string($0) }) }
+                let message: JSONValue = .object(fields)
                 shared.sentAt.withLock { $0[seq] = .now }
                 try client.send(text: String(decoding: try JSONEncoder().encode(message), as: UTF8.self))
                 if shared.histogramWanted.exchange(false, ordering: .relaxed) {

@@ -39,6 +39,10 @@ struct LoadtestCommand: ParsableCommand {
     @Option(help: "Preview width in pixels.")
     var width: Int = 1280
 
+    @Flag(name: .customLong("scrolled-to-slider"),
+          help: "Act as a page scrolled to the slider's cell with the result in view: the cells between them are out of view and wait while the slider moves.")
+    var scrolledToSlider = false
+
     @Flag(help: "Print the JSON line only (the default output is the same line).")
     var json = false
 
@@ -72,6 +76,7 @@ struct LoadtestCommand: ParsableCommand {
         options.notebook = notebook
         options.photo = photo
         options.width = width
+        options.scrolledToSlider = scrolledToSlider
         print(try Loadtest(options: options).run().jsonLine)
     }
 }

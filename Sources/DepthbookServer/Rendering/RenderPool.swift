@@ -58,6 +58,15 @@ public final class RenderPool: Sendable {
         state.withLock { s in s.running == 0 && s.queues.isEmpty ? s.finished : nil }
     }
 
+    /// Whether owners other than `owner` have work running or waiting, or had a job among the last few
+    /// started: the machine is shared these days, not just at this instant.
+    public func othersBusy(than owner: Owner) -> Bool {
+        state.withLock { s in
+            s.queues.keys.contains { $0 != owner } || s.busy.contains { $0 != owner }
+                || s.lastServed.contains { $0.key != owner && $0.value + UInt64(4 * width) > s.tick }
+        }
+    }
+
     /// Jobs queued and not yet started, over all owners.
     public var queuedCount: Int { state.withLock { $0.queues.values.reduce(0) { $0 + $1.count } } }
 

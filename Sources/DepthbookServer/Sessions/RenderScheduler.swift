@@ -122,8 +122,9 @@ public struct RenderScheduler: Sendable {
         return actions
     }
 
-    /// A job ended. Returns what to deliver and what to start next.
-    public mutating func finished(_ job: RenderJob, outcome: RenderOutcome) -> [Action] {
+    /// A job ended. Returns what to deliver and what to start next. `shared`: other sessions are rendering or
+    /// waiting, so a drag's sharp refreshes come less often (`coarseRun(shared:)`).
+    public mutating func finished(_ job: RenderJob, outcome: RenderOutcome, shared: Bool = false) -> [Action] {
         let wasInvalidated = invalidated.remove(job.ticket) != nil
         guard var state = slots[job.request.slot], state.inFlight?.ticket == job.ticket else { return [] }
         state.inFlight = nil
@@ -147,7 +148,7 @@ public struct RenderScheduler: Sendable {
         }
         if var next = state.pending {
             state.pending = nil
-            if next.coarse && state.coarseStreak >= Self.coarseRun {
+            if next.coarse && state.coarseStreak >= Self.coarseRun(shared: shared) {
                 // The drag goes on: this one is rendered sharp, and delivered even if the slider moves on.
                 next.coarse = false
                 next.refresh = true
@@ -159,10 +160,11 @@ public struct RenderScheduler: Sendable {
         return actions
     }
 
-    /// Coarse frames in a row after which the next render of a moving slider is a full-quality refresh. One:
-    /// a drag alternates quick and sharp frames, so half of what a person sees while dragging is sharp
-    /// (with three, 42–44 % were; docs/server.md).
-    public static let coarseRun = 1
+    /// Coarse frames in a row after which the next render of a moving slider is a full-quality refresh. With
+    /// the machine to itself a drag alternates quick and sharp frames, so half of what a person sees while
+    /// dragging is sharp; while other sessions render too, a refresh (which nothing cancels) comes after three, so
+    /// twenty sessions are not slowed by sharp frames nobody waits for (docs/server.md has both figures).
+    public static func coarseRun(shared: Bool) -> Int { shared ? 3 : 1 }
 
     /// Whether a frame rendered for `seq` may still be sent for `slot` (checked again just before sending):
     /// not from before a reset, and, for a full frame, still the newest request (`coarse` is true for frames

@@ -223,7 +223,7 @@ public final class Session: Sendable {
         let slot = job.request.slot, seq = job.request.seq, coarse = job.deliveredWhenSuperseded
         let (actions, targets) = state.withLock { s in
             s.cancelFlags[job.ticket] = nil
-            let actions = s.scheduler.finished(job, outcome: outcome)
+            let actions = s.scheduler.finished(job, outcome: outcome, shared: pool.othersBusy(than: owner))
             let delivered = actions.contains(.deliver(job))
             if outcome == .cancelled || (frame != nil && !delivered) { StudioMetrics.shared.frameSuperseded() }
             if let frame, delivered {
