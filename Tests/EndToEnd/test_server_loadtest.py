@@ -46,6 +46,17 @@ def test_two_sessions_drag_the_slider(server):
     assert server.alive()
 
 
+def test_a_page_scrolled_to_the_slider_still_follows_with_its_result(server):
+    # The cells between slider and result are named off screen while the slider moves: the result still
+    # updates during the drag and ends on a full frame for the last change.
+    report = run_loadtest(server, "--sessions", "1", "--changes", "20", "--rate", "20", "--width", "320",
+                          "--scrolled-to-slider")
+    assert report["errors"] == 0 and report["final_cell"] == "result"
+    assert report["final_updates_per_s"] > 0
+    assert 0 < report["final_full_p50_ms"] <= report["final_full_max_ms"]
+    assert server.alive()
+
+
 def test_a_bad_url_is_refused_with_a_message(server):
     done = subprocess.run([binary(), "loadtest", "--url", "http://nowhere"], capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "ws://" in done.stderr
