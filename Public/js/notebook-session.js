@@ -14,13 +14,16 @@
  */
 import { ProtocolError } from './studio-socket.js';
 import { PhotoLibrary } from './photo-library.js';
-import { postUpload } from './upload.js';
-import { dependentsOf, stableStringify, structureOf } from './notebook-graph.js';
+import { stableStringify, structureOf } from './notebook-graph.js';
+import { connectionStatus } from './session/connection-status.js';
+import { HistogramRegistry } from './session/histogram-registry.js';
+import { ParamEdits } from './session/param-edits.js';
+import { PhotoUploads } from './session/photo-uploads.js';
+import { PreviewRegistry } from './session/preview-registry.js';
+import { TabMemory } from './session/tab-memory.js';
 
 /** Widths the server accepts for a preview until its `hello` says (the server's `limits` are the truth). */
 const DEFAULT_PREVIEW_WIDTH = { min: 64, max: 2048 };
-/** Bins asked for each histogram: enough for a smooth curve, small enough to send every frame. */
-const HISTOGRAM_BINS = 128;
 
 export class NotebookSession extends EventTarget {
     /**
@@ -51,30 +54,20 @@ export class NotebookSession extends EventTarget {
         // The server never answers a request older than the newest it saw for a cell. The stored number is
         // written on every flush and on pagehide, but a crash could lose the last few: start well past it.
         this.seq = (Number(store.load().seq) || 0) + 1000;
-        /** preview reference → Set of preview elements showing it */
-        this.previews = new Map();
-        /**
-         * preview reference → the newest frame received for it. The server replays each cell's newest frame
-         * when a page attaches (a watcher joining, a resumed session), before the page has built its cells;
-         * a preview that registers later starts from this frame instead of waiting for the next render.
-         */
-        this.latestFrames = new Map();
-        /** histogram reference → Set of histogram elements */
-        this.histograms = new Map();
-        this.histogramsInFlight = new Set();
-        this.histogramsDirty = new Set();
-        /** histogram references that changed while no chart showing them was on screen */
-        this.histogramsStale = new Set();
-        /** cell id → {params, interactive} waiting for the next animation frame */
-        this.pendingParams = new Map();
+        /** The previews and charts on the page, by what they show (`session/`). */
+        this.previews = new PreviewRegistry();
+        this.histograms = new HistogramRegistry(socket);
+        this.uploads = new PhotoUploads(this);
+        this.edits = new ParamEdits(this);
+        this.memory = new TabMemory(store, () => this.notebook
+            ? { notebook: this.notebook, photo: this.photo, shared: this.shared, seq: this.seq, path: location.pathname }
+            : null);
         /** What the server said about how this photo was handled, each said once (cleared with the photo). */
         this.photoNotes = new Set();
-        this.flushScheduled = false;
         /** seq → performance.now() when the request left, for the latency readout */
         this.sentAt = new Map();
         /** seq → {resolve, reject} for crops */
         this.cropWaiters = new Map();
-        this.persistScheduled = false;
 
         socket.addEventListener('open', (event) => this.introduce(event.detail.reconnected));
         socket.addEventListener('frame', (event) => this.receiveFrame(event.detail));
@@ -222,69 +215,10 @@ export class NotebookSession extends EventTarget {
 
     /**
      * Records a parameter change and sends it on the next animation frame, merged with any other change to
-     * the same cell in that frame. `interactive` is true while a slider moves; the final value is sent with
-     * `interactive: false` so the server answers with the full preview.
+     * the same cell in that frame (`ParamEdits`). `interactive` is true while a slider moves.
      */
-    setParam(cellId, name, value, { interactive }) {
-        const cell = this.cell(cellId);
-        if (!cell) return;
-        const pending = this.pendingParams.get(cellId) ?? { params: {}, unset: new Set(), previous: {}, interactive: true };
-        if (!(name in pending.previous)) pending.previous[name] = cell.params?.[name];
-        const params = { ...(cell.params ?? {}) };
-        if (value === undefined) {
-            // Left out again: the server picks the value from the photo (or uses the default).
-            delete params[name];
-            delete pending.params[name];
-            pending.unset.add(name);
-        } else {
-            params[name] = value;
-            pending.params[name] = value;
-            pending.unset.delete(name);
-        }
-        cell.params = params;
-        pending.interactive = interactive;
-        this.pendingParams.set(cellId, pending);
-        this.setEdited(true);
-        this.schedule();
-    }
-
-    schedule() {
-        if (this.flushScheduled) return;
-        this.flushScheduled = true;
-        requestAnimationFrame(() => {
-            this.flushScheduled = false;
-            this.flush();
-        });
-    }
-
-    flush() {
-        const batches = [...this.pendingParams.entries()];
-        this.pendingParams.clear();
-        for (const [cellId, { params, unset, previous, interactive }] of batches) {
-            const seq = this.nextSeq();
-            this.sentAt.set(seq, performance.now());
-            const message = { cell: cellId, params, seq, interactive };
-            if (unset.size > 0) message.unset = [...unset];
-            if (interactive) {
-                const offscreen = this.scrolledAwayBelow(cellId);
-                if (offscreen.length > 0) message.offscreen = offscreen;
-            }
-            this.socket.request('setParams', message)
-                .then(() => this.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } })))
-                .catch((error) => this.refuseParams(cellId, seq, previous, error));
-        }
-        this.persist();
-    }
-
-    /**
-     * Cells below `cellId` that nobody sees now (every preview of them scrolled away): while a slider moves they
-     * wait, and the drag's last change renders them. The last cell of the chain, the recipe's result, follows
-     * the slider wherever it is.
-     */
-    scrolledAwayBelow(cellId) {
-        const below = dependentsOf(this.notebook, cellId);
-        const result = below.at(-1);
-        return below.filter((id) => id !== result && ![...(this.previews.get(id) ?? [])].some((preview) => preview.onScreen));
+    setParam(cellId, name, value, options) {
+        this.edits.set(cellId, name, value, options);
     }
 
     /** Replaces the whole document (cells added, removed, reordered, inputs changed) and re-renders. */
@@ -319,34 +253,17 @@ export class NotebookSession extends EventTarget {
      * string is sent and matched exactly as given. Returns an unregister function.
      */
     registerPreview(reference, element) {
-        const key = reference;
-        if (!this.previews.has(key)) this.previews.set(key, new Set());
-        this.previews.get(key).add(element);
-        const latest = this.latestFrames.get(key);
-        if (latest) queueMicrotask(() => element.showFrame(latest));
-        return () => {
-            this.previews.get(key)?.delete(element);
-            if (this.previews.get(key)?.size === 0) this.previews.delete(key);
-        };
+        return this.previews.register(reference, element);
     }
 
+    /** Registers a histogram chart for what it shows; returns an unregister function. */
     registerHistogram(reference, element) {
-        const key = reference;
-        if (!this.histograms.has(key)) this.histograms.set(key, new Set());
-        this.histograms.get(key).add(element);
-        this.refreshHistogram(key);
-        return () => {
-            this.histograms.get(key)?.delete(element);
-            if (this.histograms.get(key)?.size === 0) this.histograms.delete(key);
-        };
+        return this.histograms.register(reference, element);
     }
 
     /** The width to ask for: what the widest element showing it needs, in device pixels. */
     widthFor(key) {
-        const { min: minWidth, max: maxWidth } = this.limits.previewWidth ?? DEFAULT_PREVIEW_WIDTH;
-        let width = minWidth;
-        for (const element of this.previews.get(key) ?? []) width = Math.max(width, element.wantedWidth());
-        return Math.min(maxWidth, Math.max(minWidth, Math.ceil(width / 32) * 32));
+        return this.previews.widthFor(key, this.limits.previewWidth ?? DEFAULT_PREVIEW_WIDTH);
     }
 
     requestPreview(reference, { interactive = false } = {}) {
@@ -361,8 +278,8 @@ export class NotebookSession extends EventTarget {
 
     /** Asks for every registered preview again: after opening, reconnecting, or "Run all". */
     runAll() {
-        for (const key of this.previews.keys()) this.requestPreview(key);
-        for (const key of this.histograms.keys()) this.refreshHistogram(key);
+        for (const key of this.previews.references()) this.requestPreview(key);
+        for (const key of this.histograms.references()) this.histograms.refresh(key);
     }
 
     /** Asks for a full-resolution crop; resolves with the crop frame. */
@@ -378,44 +295,14 @@ export class NotebookSession extends EventTarget {
         });
     }
 
-    /**
-     * Asks for a histogram again, only while a chart showing it is on screen: a hidden chart is only marked
-     * stale and asked for when it scrolls into view (`histogramShown`). Each histogram holds the session's
-     * render slot for a while on a large photo, so charts nobody sees must not delay the frames people do.
-     */
-    refreshHistogram(key) {
-        if (!this.histograms.has(key) || !this.socket.isOpen) return;
-        if (![...this.histograms.get(key)].some((element) => element.onScreen !== false)) {
-            this.histogramsStale.add(key);
-            return;
-        }
-        this.histogramsStale.delete(key);
-        if (this.histogramsInFlight.has(key)) {
-            this.histogramsDirty.add(key);
-            return;
-        }
-        this.histogramsInFlight.add(key);
-        this.socket.request('histogram', { cell: key, bins: HISTOGRAM_BINS })
-            .then((result) => {
-                for (const element of this.histograms.get(key) ?? []) element.show(result);
-            })
-            .catch((error) => {
-                for (const element of this.histograms.get(key) ?? []) element.showError(error.message);
-            })
-            .finally(() => {
-                this.histogramsInFlight.delete(key);
-                if (this.histogramsDirty.delete(key)) this.refreshHistogram(key);
-            });
-    }
-
     /** A chart came into view: if what it shows changed meanwhile, ask for it now. */
     histogramShown(key) {
-        if (this.histogramsStale.has(key)) this.refreshHistogram(key);
+        this.histograms.shown(key);
     }
 
     /** Frames and notes belong to a photo: a new photo (or notebook) starts without them. */
     forgetPhotoState() {
-        this.latestFrames.clear();
+        this.previews.forgetFrames();
         this.photoNotes.clear();
     }
 
@@ -431,9 +318,7 @@ export class NotebookSession extends EventTarget {
             waiter?.resolve(frame);
             return;
         }
-        const kept = this.latestFrames.get(key)?.header;
-        if (!kept || header.seq > kept.seq || (header.seq === kept.seq && kept.coarse && !header.coarse)) this.latestFrames.set(key, frame);
-        for (const element of this.previews.get(key) ?? []) element.showFrame(frame);
+        this.previews.show(key, frame);
         this.dispatchEvent(new CustomEvent('frame', { detail: { frame, key, latencyMs } }));
         for (const note of header.notes ?? []) {
             if (this.photoNotes.has(note)) continue;
@@ -441,7 +326,7 @@ export class NotebookSession extends EventTarget {
             this.dispatchEvent(new CustomEvent('photoNote', { detail: { note } }));
         }
         // A cell's histogram (and its marker) changes exactly when the cell renders anew.
-        if (!header.coarse) this.refreshHistogram(key);
+        if (!header.coarse) this.histograms.refresh(key);
     }
 
     forgetSentBefore(seq) {
@@ -471,25 +356,6 @@ export class NotebookSession extends EventTarget {
         }
     }
 
-    /**
-     * The server refused a change and kept its values: put the previous ones back here too, and tell the
-     * controls (`paramError`), which say why beside themselves.
-     */
-    refuseParams(cellId, seq, previous, error) {
-        if (error.code !== 'bad_request' || !error.message.startsWith(`cell "${cellId}": `)) return this.failCell(cellId, seq, error);
-        const cell = this.cell(cellId);
-        if (cell) {
-            const params = { ...(cell.params ?? {}) };
-            for (const [name, value] of Object.entries(previous)) {
-                if (value === undefined) delete params[name];
-                else params[name] = value;
-            }
-            cell.params = params;
-            this.persist();
-        }
-        this.dispatchEvent(new CustomEvent('paramError', { detail: { cell: cellId, restored: previous, message: error.message } }));
-    }
-
     failCell(cell, seq, error) {
         if (error.code === 'disconnected') return;
         this.dispatchEvent(new CustomEvent('cellError', { detail: { cell, seq, message: error.message } }));
@@ -497,26 +363,17 @@ export class NotebookSession extends EventTarget {
 
     // MARK: Photos, saving, exporting
 
-    /**
-     * Uploads a photo (and optionally a separate depth map for it) over HTTP, then opens it.
-     * @throws {Error} with the server's message when the upload is refused
-     */
-    async uploadPhoto(file, depthFile = null, { farther = false } = {}) {
-        let uploaded = await postUpload('/api/upload', file);
-        if (depthFile) uploaded = await postUpload(depthURL(uploaded.upload, farther), depthFile);
-        await this.openPhoto({ upload: uploaded.upload }, depthFile ? `${file.name} + ${depthFile.name}` : file.name);
-        return uploaded;
+    /** Uploads a photo (and optionally a depth map for it) and opens it (see `PhotoUploads`). */
+    uploadPhoto(file, depthFile = null, options = {}) {
+        return this.uploads.uploadPhoto(file, depthFile, options);
     }
 
-    /** Uploads a file without opening it: its id, facts and (for an export) recipe, to decide what to do. */
     uploadFile(file) {
-        return postUpload('/api/upload', file);
+        return this.uploads.uploadFile(file);
     }
 
-    /** Pairs an uploaded photo with a depth map file (`farther`: its grey is brighter where things are farther), and opens the pair. */
-    async attachDepth(upload, depthFile, { farther = false } = {}) {
-        const paired = await postUpload(depthURL(upload, farther), depthFile);
-        await this.openPhoto({ upload: paired.upload }, `${this.photos.nameOf({ upload }) ?? 'photo'} + ${depthFile.name}`);
+    attachDepth(upload, depthFile, options = {}) {
+        return this.uploads.attachDepth(upload, depthFile, options);
     }
 
     /** An export's recipe on the photo it came in: the photo opens, then the recipe replaces the notebook. */
@@ -538,12 +395,8 @@ export class NotebookSession extends EventTarget {
         return this.photos.nameOf(reference);
     }
 
-    /**
-     * Uploads a picture a parameter will name (Backdrop's own background); returns its upload id.
-     * @throws {Error} with the server's message when the upload is refused
-     */
-    async uploadPicture(file) {
-        return (await this.uploadFile(file)).upload;
+    uploadPicture(file) {
+        return this.uploads.uploadPicture(file);
     }
 
     /** Opens a photo under the notebook; `edits` says whether that counts as a change to the notebook. */
@@ -585,18 +438,12 @@ export class NotebookSession extends EventTarget {
 
     /** Stores the notebook and sequence number for a refresh, at most once per animation frame. */
     persist() {
-        if (this.persistScheduled) return;
-        this.persistScheduled = true;
-        requestAnimationFrame(() => {
-            this.persistScheduled = false;
-            this.persistNow();
-        });
+        this.memory.persist();
     }
 
     /** Stores at once (the page is going away, perhaps mid-drag). */
     persistNow() {
-        if (!this.notebook) return;
-        this.store.save({ notebook: this.notebook, photo: this.photo, shared: this.shared, seq: this.seq, path: location.pathname });
+        this.memory.persistNow();
     }
 
     status(text, tone, extra = {}) {
@@ -604,19 +451,13 @@ export class NotebookSession extends EventTarget {
     }
 
     /** The connection's state for people; while lost, `retryAt` lets the toolbar count down and offer a retry. */
-    describeConnection({ state, retryAt }) {
-        if (state === 'connecting') this.status('Connecting…', 'busy');
-        else if (state === 'reconnecting') this.status('Reconnecting…', 'busy');
-        else if (state === 'lost') this.status('Connection lost.', 'error', { retryAt });
+    describeConnection(detail) {
+        const shown = connectionStatus(detail);
+        if (shown) this.status(shown.text, shown.tone, shown.extra);
     }
 
     /** Reconnects now rather than after the backoff. */
     retryNow() {
         this.socket.retryNow();
     }
-}
-
-/** Where a depth map for an uploaded photo goes; `farther` when its grey is brighter where things are farther. */
-function depthURL(upload, farther) {
-    return `/api/upload?depthFor=${encodeURIComponent(upload)}${farther ? '&brighter=farther' : ''}`;
 }

@@ -1,0 +1,103 @@
+import { dependentsOf } from '../notebook-graph.js';
+
+/**
+ * Parameter changes on their way to the server, as docs/protocol.md asks: changes to one cell within an
+ * animation frame are merged into one `setParams` carrying only what changed, each with a rising sequence
+ * number; while a slider moves (`interactive`) the cells below that nobody sees wait; a change the server
+ * refuses is put back as it was.
+ */
+export class ParamEdits {
+    /** @param {import('../notebook-session.js').NotebookSession} session */
+    constructor(session) {
+        this.session = session;
+        /** cell id → {params, unset, previous, interactive} waiting for the next animation frame */
+        this.pending = new Map();
+        this.scheduled = false;
+    }
+
+    /** Records a change (`value` undefined: leave the parameter out again) and sends it on the next frame. */
+    set(cellId, name, value, { interactive }) {
+        const session = this.session;
+        const cell = session.cell(cellId);
+        if (!cell) return;
+        const pending = this.pending.get(cellId) ?? { params: {}, unset: new Set(), previous: {}, interactive: true };
+        if (!(name in pending.previous)) pending.previous[name] = cell.params?.[name];
+        const params = { ...(cell.params ?? {}) };
+        if (value === undefined) {
+            // Left out again: the server picks the value from the photo (or uses the default).
+            delete params[name];
+            delete pending.params[name];
+            pending.unset.add(name);
+        } else {
+            params[name] = value;
+            pending.params[name] = value;
+            pending.unset.delete(name);
+        }
+        cell.params = params;
+        pending.interactive = interactive;
+        this.pending.set(cellId, pending);
+        session.setEdited(true);
+        this.schedule();
+    }
+
+    schedule() {
+        if (this.scheduled) return;
+        this.scheduled = true;
+        requestAnimationFrame(() => {
+            this.scheduled = false;
+            this.flush();
+        });
+    }
+
+    /** Sends what waits: one `setParams` per cell. */
+    flush() {
+        const session = this.session;
+        const batches = [...this.pending.entries()];
+        this.pending.clear();
+        for (const [cellId, { params, unset, previous, interactive }] of batches) {
+            const seq = session.nextSeq();
+            session.sentAt.set(seq, performance.now());
+            const message = { cell: cellId, params, seq, interactive };
+            if (unset.size > 0) message.unset = [...unset];
+            if (interactive) {
+                const offscreen = this.scrolledAwayBelow(cellId);
+                if (offscreen.length > 0) message.offscreen = offscreen;
+            }
+            session.socket.request('setParams', message)
+                .then(() => session.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } })))
+                .catch((error) => this.refuse(cellId, seq, previous, error));
+        }
+        session.persist();
+    }
+
+    /**
+     * Cells below `cellId` that nobody sees now (every preview of them scrolled away): while a slider moves they
+     * wait, and the drag's last change renders them. The last cell of the chain, the recipe's result, follows
+     * the slider wherever it is.
+     */
+    scrolledAwayBelow(cellId) {
+        const below = dependentsOf(this.session.notebook, cellId);
+        const result = below.at(-1);
+        return below.filter((id) => id !== result && !this.session.previews.seen(id));
+    }
+
+    /**
+     * The server refused a change and kept its values: put the previous ones back here too, and tell the
+     * controls (`paramError`), which say why beside themselves.
+     */
+    refuse(cellId, seq, previous, error) {
+        const session = this.session;
+        if (error.code !== 'bad_request' || !error.message.startsWith(`cell "${cellId}": `)) return session.failCell(cellId, seq, error);
+        const cell = session.cell(cellId);
+        if (cell) {
+            const params = { ...(cell.params ?? {}) };
+            for (const [name, value] of Object.entries(previous)) {
+                if (value === undefined) delete params[name];
+                else params[name] = value;
+            }
+            cell.params = params;
+            session.persist();
+        }
+        session.dispatchEvent(new CustomEvent('paramError', { detail: { cell: cellId, restored: previous, message: error.message } }));
+    }
+}

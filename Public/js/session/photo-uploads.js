@@ -1,0 +1,47 @@
+import { postUpload } from '../upload.js';
+
+/**
+ * Photos, depth maps and pictures sent to the studio over HTTP (`/api/upload`), and what the session opens
+ * from them. The session opens photos; this only moves files.
+ */
+export class PhotoUploads {
+    /** @param {{openPhoto: Function, photos: import('../photo-library.js').PhotoLibrary}} session */
+    constructor(session) {
+        this.session = session;
+    }
+
+    /**
+     * Uploads a photo (and optionally a separate depth map for it), then opens it.
+     * @throws {Error} with the server's message when the upload is refused
+     */
+    async uploadPhoto(file, depthFile = null, { farther = false } = {}) {
+        let uploaded = await postUpload('/api/upload', file);
+        if (depthFile) uploaded = await postUpload(depthURL(uploaded.upload, farther), depthFile);
+        await this.session.openPhoto({ upload: uploaded.upload }, depthFile ? `${file.name} + ${depthFile.name}` : file.name);
+        return uploaded;
+    }
+
+    /** Uploads a file without opening it: its id, facts and (for an export) recipe, to decide what to do. */
+    uploadFile(file) {
+        return postUpload('/api/upload', file);
+    }
+
+    /** Pairs an uploaded photo with a depth map file (`farther`: its grey is brighter where things are farther), and opens the pair. */
+    async attachDepth(upload, depthFile, { farther = false } = {}) {
+        const paired = await postUpload(depthURL(upload, farther), depthFile);
+        await this.session.openPhoto({ upload: paired.upload }, `${this.session.photos.nameOf({ upload }) ?? 'photo'} + ${depthFile.name}`);
+    }
+
+    /**
+     * Uploads a picture a parameter will name (Backdrop's own background); returns its upload id.
+     * @throws {Error} with the server's message when the upload is refused
+     */
+    async uploadPicture(file) {
+        return (await this.uploadFile(file)).upload;
+    }
+}
+
+/** Where a depth map for an uploaded photo goes; `farther` when its grey is brighter where things are farther. */
+function depthURL(upload, farther) {
+    return `/api/upload?depthFor=${encodeURIComponent(upload)}${farther ? '&brighter=farther' : ''}`;
+}

@@ -1,0 +1,31 @@
+/**
+ * What the tab keeps for a refresh: the notebook, its photo, the shared version and the sequence number,
+ * written at most once per animation frame (and at once when the page goes away, perhaps mid-drag).
+ */
+export class TabMemory {
+    /**
+     * @param {import('../session-store.js').SessionStore} store
+     * @param {() => object | null} snapshot what to keep now (null: nothing to keep)
+     */
+    constructor(store, snapshot) {
+        this.store = store;
+        this.snapshot = snapshot;
+        this.scheduled = false;
+    }
+
+    /** Stores on the next animation frame. */
+    persist() {
+        if (this.scheduled) return;
+        this.scheduled = true;
+        requestAnimationFrame(() => {
+            this.scheduled = false;
+            this.persistNow();
+        });
+    }
+
+    /** Stores at once. */
+    persistNow() {
+        const snapshot = this.snapshot();
+        if (snapshot) this.store.save(snapshot);
+    }
+}
