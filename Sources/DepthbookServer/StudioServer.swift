@@ -33,7 +33,8 @@ public final class StudioServer: Sendable {
         }
         self.store = store
         janitor = DataJanitor(exportsDirectory: exports, uploadsDirectory: data + "/uploads", policy: configuration.retention)
-        let uploads = try UploadStore(directory: data + "/uploads")
+        // One store per folder: the backend's, when it reads uploads itself.
+        let uploads = try backend.uploadStore ?? UploadStore(directory: data + "/uploads")
         let bundled = BundledNotebooks(directory: configuration.notebooksDirectory)
         notebookProblems = bundled.problems
 

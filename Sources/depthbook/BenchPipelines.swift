@@ -10,7 +10,7 @@ struct BenchPipeline {
     let stages: [(name: String, node: Node)]
     let size: PixelSize
 
-    static let luma: [Double] = [0.299, 0.587, 0.114]
+    static let luma: [Double] = Luma.weights
 
     static func make(_ id: String, inputs: BenchInputs) throws -> BenchPipeline {
         let image = try Node(PlaneOrPhoto.image(inputs.rgb))

@@ -40,6 +40,7 @@ public enum FaceDetector {
     static func greyBoxDownscaled(_ image: RGBImage8, width: Int, height: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: width * height)
         let ch = image.channels
+        let w = Luma.thousandths
         image.samples.withUnsafeBufferPointer { src in
             for oy in 0..<height {
                 let y0 = oy * image.height / height, y1 = max(y0 + 1, (oy + 1) * image.height / height)
@@ -49,7 +50,7 @@ public enum FaceDetector {
                     for y in y0..<y1 {
                         var i = (y * image.width + x0) * ch
                         for _ in x0..<x1 {
-                            sum += 299 * Int(src[i]) + 587 * Int(src[i + 1]) + 114 * Int(src[i + 2])
+                            sum += w.r * Int(src[i]) + w.g * Int(src[i + 1]) + w.b * Int(src[i + 2])
                             i += ch
                         }
                     }

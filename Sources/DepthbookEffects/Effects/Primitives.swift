@@ -48,7 +48,7 @@ enum Primitives {
     /// Saturation about Rec.601 luma, then contrast about 0.5, then brightness, as one clamped matrix.
     static func colorControls(_ node: Node, saturation s: Double, contrast k: Double, brightness b: Double) throws -> Node {
         if s == 1 && k == 1 && b == 0 { return node }
-        let luma = [0.299, 0.587, 0.114]
+        let luma = Luma.weights
         var m = [Double]()
         for row in 0..<3 {
             for col in 0..<3 { m.append(k * ((row == col ? s : 0) + (1 - s) * luma[col])) }

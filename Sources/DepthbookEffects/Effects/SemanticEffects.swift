@@ -40,12 +40,12 @@ struct HairColorEffect: Effect {
         let base = try inputs.node("image")
         let tint = colors[p[Self.color]] ?? (0.65, 0.2, 0.1)
         // out_c = luma · tint_c / luma(tint): the tint's hue at the hair's own brightness (scaled to keep range).
-        let tintLuma = max(0.05, 0.299 * tint.0 + 0.587 * tint.1 + 0.114 * tint.2)
+        let tintLuma = max(0.05, Luma.rec601(tint.0, tint.1, tint.2))
         let boost = 1.6
         var m = [Double]()
         for t in [tint.0, tint.1, tint.2] {
             let k = min(boost, t / tintLuma)
-            m += [0.299 * k, 0.587 * k, 0.114 * k, 0]
+            m += Luma.weights.map { $0 * k } + [0]
         }
         let tinted = try Primitives.colorMatrix(base, m)
         return BuiltNode(try blendThrough(tinted, base, try inputs.node("hair"), strength: p[Self.strength]), role: .image)

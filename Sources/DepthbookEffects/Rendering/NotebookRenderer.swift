@@ -164,7 +164,7 @@ public final class NotebookRenderer: Sendable {
     }
 
     private static func luma(_ rgb: [Float]) -> [Float] {
-        stride(from: 0, to: rgb.count - 2, by: 3).map { 0.299 * rgb[$0] + 0.587 * rgb[$0 + 1] + 0.114 * rgb[$0 + 2] }
+        stride(from: 0, to: rgb.count - 2, by: 3).map { Luma.rec601(rgb[$0], rgb[$0 + 1], rgb[$0 + 2]) }
     }
 
     private static let counter = Mutex(0)

@@ -44,10 +44,3 @@ public struct ColorControls: PointwiseFilter {
         }
     }
 }
-
-/// Luma weights used across the engine.
-public enum Luma {
-    /// Rec.601 luma (what OpenCV's GRAY and Pillow's 'L' use): 0.299 R + 0.587 G + 0.114 B.
-    @inline(__always)
-    public static func rec601(_ r: Float, _ g: Float, _ b: Float) -> Float { 0.299 * r + 0.587 * g + 0.114 * b }
-}

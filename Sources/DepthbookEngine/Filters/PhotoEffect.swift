@@ -24,7 +24,7 @@ public struct PhotoEffect: PointwiseFilter {
 
     public init(_ style: Style) {
         self.style = style
-        let y: [Float] = [0.299, 0.587, 0.114]
+        let y: [Float] = Luma.weights.map { Float($0) }
         func saturation(_ s: Float) -> [Float] {
             var m = [Float](repeating: 0, count: 12)
             for row in 0..<3 {

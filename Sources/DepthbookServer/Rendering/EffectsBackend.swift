@@ -22,6 +22,8 @@ public struct EffectsBackend: StudioBackend {
 
     public var cacheBytesHeld: Int { cacheBudget.bytes }
 
+    public var uploadStore: UploadStore? { uploads }
+
     public func effectCatalog() -> JSONValue {
         NotebookRenderer.catalogJSON
     }

@@ -123,4 +123,11 @@ public protocol StudioBackend: Sendable {
     func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?, polarity: DepthMapPolarity) throws -> Photo
     /// Bytes every open photo's render cache holds together.
     var cacheBytesHeld: Int { get }
+    /// The uploads folder the backend reads uploaded photos from, so the server's upload handler writes
+    /// through the same store (nil: the server opens the data directory's own).
+    var uploadStore: UploadStore? { get }
+}
+
+extension StudioBackend {
+    public var uploadStore: UploadStore? { nil }
 }
