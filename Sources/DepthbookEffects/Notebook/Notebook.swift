@@ -95,13 +95,13 @@ public struct Notebook: Sendable, Equatable, Codable {
             guard Cell.isValidID(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" must be 1-64 letters, digits, - or _") }
             guard !seen.contains(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" is used twice") }
             for reference in cell.references {
-                let head = reference.split(separator: ".", maxSplits: 1).first.map(String.init) ?? reference
+                let head = PhotoReferences.head(reference)
                 if head == "photo" { continue }
                 guard seen.contains(head) else {
                     throw NotebookError.invalid("cell \"\(cell.id)\" refers to \"\(reference)\", which is not a photo plane or a cell above it")
                 }
             }
-            let own = 1 + cell.references.map { depth[$0.split(separator: ".", maxSplits: 1).first.map(String.init) ?? $0] ?? 0 }.max(or: 0)
+            let own = 1 + cell.references.map { depth[PhotoReferences.head($0)] ?? 0 }.max(or: 0)
             guard own <= limits.maxChainDepth else {
                 throw NotebookError.invalid("cell \"\(cell.id)\" ends a chain of \(own) cells, each reading the one before; "
                     + "the most is \(limits.maxChainDepth)")

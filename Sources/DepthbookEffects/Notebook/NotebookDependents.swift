@@ -5,7 +5,7 @@ extension Notebook {
         var affected: Set<String> = [cell]
         var result: [String] = []
         for other in cells where other.id != cell {
-            let reads = other.references.map { $0.split(separator: ".", maxSplits: 1).first.map(String.init) ?? $0 }
+            let reads = other.references.map(PhotoReferences.head)
             if reads.contains(where: affected.contains) {
                 affected.insert(other.id)
                 result.append(other.id)

@@ -78,7 +78,7 @@ struct RecipeBuilder {
     }
 
     private mutating func plane(_ reference: String) throws -> BuiltNode {
-        let name = reference == "photo" ? "image" : String(reference.dropFirst("photo.".count))
+        let name = PhotoReferences.planeName(reference) ?? reference
         let photo = context.photo
         switch name {
         case "image":
@@ -89,8 +89,8 @@ struct RecipeBuilder {
             return BuiltNode(try Primitives.photo(context, kind == .depth ? .depth : .disparity), role: .depth(kind))
         default:
             guard let kind = MatteKind(rawValue: name) else {
-                throw EffectError.badRequest("\"\(reference)\" is not a photo plane (photo.image, photo.disparity, photo.depth, "
-                    + MatteKind.allCases.map { "photo.\($0.rawValue)" }.joined(separator: ", ") + ")")
+                throw EffectError.badRequest("\"\(reference)\" is not a photo plane ("
+                    + PhotoReferences.all.dropFirst().joined(separator: ", ") + ")")
             }
             if photo.matte(kind) == nil, kind == .portraitEffectsMatte, photo.depth != nil {
                 // The person effects need only a subject mask: without the matte, one from depth stands in.

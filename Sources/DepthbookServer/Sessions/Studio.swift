@@ -273,10 +273,7 @@ public final class Studio: Sendable {
     }
 
     /// Planes a preview or crop may name directly (`photo.disparity`), besides cell ids.
-    static let photoPlanes: Set<String> = [
-        "photo", "photo.image", "photo.depth", "photo.disparity", "photo.portraitEffectsMatte", "photo.skin", "photo.hair",
-        "photo.teeth", "photo.glasses", "photo.sky",
-    ]
+    static let photoPlanes = Set(PhotoReferences.all)
 
     private static func checkRenderable(_ cell: String, in notebook: Notebook?) throws {
         guard let notebook else { throw ProtocolError.badRequest("open a notebook first") }

@@ -1,0 +1,21 @@
+import DepthbookEngine
+
+/// How a cell names what it reads: another cell's id, or the photo and its planes (`photo`, `photo.disparity`,
+/// `photo.skin`…). The one place these names are spelled out.
+public enum PhotoReferences {
+    /// Every reference to the photo a notebook may use (the page gets this list in `hello`).
+    public static let all: [String] = ["photo", "photo.image", "photo.depth", "photo.disparity"]
+        + MatteKind.allCases.map { "photo.\($0.rawValue)" }
+
+    /// The cell (or `photo`) a reference reads from: `mask` for `mask`, `photo` for `photo.skin`.
+    public static func head(_ reference: String) -> String {
+        reference.split(separator: ".", maxSplits: 1).first.map(String.init) ?? reference
+    }
+
+    /// The photo plane a reference names (`image` for `photo`), nil for anything that is not the photo.
+    public static func planeName(_ reference: String) -> String? {
+        if reference == "photo" { return "image" }
+        guard reference.hasPrefix("photo.") else { return nil }
+        return String(reference.dropFirst("photo.".count))
+    }
+}
