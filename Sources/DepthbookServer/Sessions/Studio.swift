@@ -9,7 +9,7 @@ public final class Studio: Sendable {
     let store: any NotebookStore
     let bundled: BundledNotebooks
     let exportsDirectory: String
-    private let serverName: String
+    let serverName: String
 
     public init(backend: any StudioBackend, store: any NotebookStore, bundled: BundledNotebooks, hub: SessionHub,
                 exportsDirectory: String, version: String) {
@@ -142,147 +142,10 @@ public final class Studio: Sendable {
                            access: connection.access, limits: .studio, planes: Self.photoPlanes.sorted(), notebook: snapshot.0, photo: snapshot.1, shared: snapshot.2)
     }
 
-    private func openNotebook(_ open: StudioRequest.OpenNotebook, _ session: Session) throws -> OpenNotebookResult {
-        let notebook: Notebook, shared: String?
-        if let name = open.name {
-            if let found = bundled.notebook(named: name) {
-                (notebook, shared) = (found, nil)
-            } else if NotebookIdentity.isSavedID(name), let saved = try store.load(id: name) {
-                // `/n/<id>` hands the page one string; a saved id works in `name` too.
-                (notebook, shared) = (saved.notebook, saved.id)
-            } else {
-                throw ProtocolError.notFound("no bundled notebook \"\(name)\"")
-            }
-        } else if let id = open.shared, NotebookIdentity.isSavedID(id), let saved = try store.load(id: id) {
-            (notebook, shared) = (saved.notebook, saved.id)
-        } else {
-            throw ProtocolError.notFound("no saved notebook \"\(open.shared ?? "")\"")
-        }
-        let photo = try loadPhoto(notebook.photo)
-        session.state.withLock { $0.open(notebook, shared: shared, photo: OpenPhoto(photo)) }
-        session.invalidateRenders()
-        session.broadcast(only: .watch) {
-            ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook), "photo": photo.facts])
-        }
-        return OpenNotebookResult(notebook: notebook, photo: photo.facts, shared: shared)
-    }
-
-    private func openPhoto(_ reference: PhotoReference, _ session: Session) throws -> PhotoResult {
-        let photo = try loadPhoto(reference)
-        let notebook = session.state.withLock { $0.change(to: OpenPhoto(photo)) }
-        session.invalidateRenders()
-        var fields: [String: JSONValue] = ["photo": photo.facts]
-        if let notebook { fields["notebook"] = ReplyEncoder.jsonValue(notebook) }
-        session.broadcast(only: .watch) { ReplyEncoder.event("notebook", fields) }
-        return PhotoResult(photo: photo.facts)
-    }
-
-    /// Everything is checked and the photo loaded before the session changes: a refused notebook leaves the
-    /// session exactly as it was.
-    private func setNotebook(_ notebook: Notebook, _ session: Session, from connection: ClientConnection) throws -> NotebookResult {
-        let current = session.state.withLock { $0.notebook }
-        guard let current else { throw ProtocolError.badRequest("open a notebook before replacing it") }
-        do { try ParameterCheck.check(notebook) } catch { throw ProtocolError.badRequest("\(error)") }
-        let photo = current.photo != notebook.photo ? try loadPhoto(notebook.photo) : nil
-        session.state.withLock { $0.replace(with: notebook, photo: photo.map(OpenPhoto.init)) }
-        session.invalidateRenders()
-        session.broadcast(only: .watch) { ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]) }
-        return NotebookResult(notebook: notebook)
-    }
-
-    private func setParams(_ set: StudioRequest.SetParams, _ session: Session,
-                           from connection: ClientConnection) throws -> (CellSeqResult, Session.RenderKickoff) {
-        let (requests, notebook) = try session.state.withLock { s in (try s.apply(set), s.notebook) }
-        let kickoff = try session.requestRenders(requests)
-        session.broadcast(only: .watch, except: connection.id) {
-            ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)])
-        }
-        return (CellSeqResult(cell: set.cell, seq: set.seq), kickoff)
-    }
-
-    private func preview(_ preview: StudioRequest.Preview, _ session: Session) throws -> (CellSeqResult, Session.RenderKickoff) {
-        try session.state.withLock { s in
-            try Self.checkRenderable(preview.cell, in: s.notebook)
-            s.previewWidths[preview.cell] = preview.width
-        }
-        let kickoff = try session.requestRenders([FrameRequest(slot: RenderSlot(cell: preview.cell, kind: .preview), seq: preview.seq,
-                                                               target: .preview(width: preview.width),
-                                                               interactive: preview.interactive ?? false)])
-        return (CellSeqResult(cell: preview.cell, seq: preview.seq), kickoff)
-    }
-
-    private func crop(_ crop: StudioRequest.Crop, _ session: Session) throws -> (CellSeqResult, Session.RenderKickoff) {
-        try session.state.withLock { s in
-            try Self.checkRenderable(crop.cell, in: s.notebook)
-            // Compared as `x > width − w`, which cannot overflow for any x the decoder lets through.
-            if let photo = s.photo, crop.x > photo.width - crop.w || crop.y > photo.height - crop.h {
-                throw ProtocolError.badRequest("the crop must lie inside the \(photo.width)×\(photo.height) image")
-            }
-        }
-        let kickoff = try session.requestRenders([FrameRequest(slot: RenderSlot(cell: crop.cell, kind: .crop), seq: crop.seq,
-                                                               target: .crop(x: crop.x, y: crop.y, width: crop.w, height: crop.h))])
-        return (CellSeqResult(cell: crop.cell, seq: crop.seq), kickoff)
-    }
-
-    private func save(_ session: Session) throws -> SaveResult {
-        guard let (notebook, parent) = session.state.withLock({ s in s.notebook.map { ($0, s.parent) } }) else {
-            throw ProtocolError.badRequest("open a notebook before saving")
-        }
-        let id = try store.save(notebook, parent: parent)
-        session.state.withLock { $0.saved(notebook, as: id) }
-        return SaveResult(shared: id, url: "/n/\(id)")
-    }
-
-    private func export(_ export: StudioRequest.Export, id: Int, _ session: Session, connection: ClientConnection,
-                        reply: @escaping @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void) {
-        let writer = ExportWriter(directory: exportsDirectory)
-        let progress: @Sendable (Double) -> Void = { fraction in
-            connection.sendText(ReplyEncoder.event("progress", [
-                "request": .number(Double(id)), "fraction": .number(min(1, max(0, fraction))),
-            ]))
-        }
-        // One export per session at a time; it stops when the page that asked for it is gone.
-        guard session.state.withLock({ $0.beginExport() }) else {
-            reply(.failure(.badRequest("an export of this session is already running; wait for it to finish")))
-            return
-        }
-        let done: @Sendable (Result<ExportResult, ProtocolError>) -> Void = { result in
-            session.state.withLock { $0.exporting = false }
-            reply(result.map { $0 })
-        }
-        session.withRenderer({ notebook, renderer in
-            guard notebook.cell(export.cell) != nil else { throw ProtocolError.notFound("no cell \"\(export.cell)\" in the notebook") }
-            progress(0)
-            let started = ContinuousClock.now
-            defer { StudioMetrics.shared.recordRender(.export, since: started) }
-            let file = try renderer.export(notebook: notebook, export: export, progress: progress,
-                                           isCancelled: { connection.isClosed })
-            let written = try writer.write(file, notebook: notebook.name, cell: export.cell)
-            progress(1)
-            return written
-        }, completion: done)
-    }
-
     // MARK: Helpers
-
-    private func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto {
-        if case .path = reference {
-            throw ProtocolError.forbidden("photos given by path are for the command line; upload the file instead")
-        }
-        return try hub.photos.photo(reference)
-    }
 
     /// Planes a preview or crop may name directly (`photo.disparity`), besides cell ids.
     static let photoPlanes = Set(PhotoReferences.all)
-
-    private static func checkRenderable(_ cell: String, in notebook: Notebook?) throws {
-        guard let notebook else { throw ProtocolError.badRequest("open a notebook first") }
-        if photoPlanes.contains(cell) { return }
-        guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell or photo plane \"\(cell)\" in the notebook") }
-        guard found.kind == .photo || found.kind == .view || found.kind == .step else {
-            throw ProtocolError.badRequest("cell \"\(cell)\" is a \(found.kindName) cell and has no image")
-        }
-    }
 
     static func protocolError(_ error: any Error) -> ProtocolError {
         switch error {

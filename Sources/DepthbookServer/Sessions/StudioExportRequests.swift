@@ -1,0 +1,36 @@
+import DepthbookEffects
+import Foundation
+
+/// An export: one per session at a time, rendered as background work with progress events, written by
+/// `ExportWriter`, stopped when the page that asked for it closes.
+extension Studio {
+    func export(_ export: StudioRequest.Export, id: Int, _ session: Session, connection: ClientConnection,
+                        reply: @escaping @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void) {
+        let writer = ExportWriter(directory: exportsDirectory)
+        let progress: @Sendable (Double) -> Void = { fraction in
+            connection.sendText(ReplyEncoder.event("progress", [
+                "request": .number(Double(id)), "fraction": .number(min(1, max(0, fraction))),
+            ]))
+        }
+        // One export per session at a time; it stops when the page that asked for it is gone.
+        guard session.state.withLock({ $0.beginExport() }) else {
+            reply(.failure(.badRequest("an export of this session is already running; wait for it to finish")))
+            return
+        }
+        let done: @Sendable (Result<ExportResult, ProtocolError>) -> Void = { result in
+            session.state.withLock { $0.exporting = false }
+            reply(result.map { $0 })
+        }
+        session.withRenderer({ notebook, renderer in
+            guard notebook.cell(export.cell) != nil else { throw ProtocolError.notFound("no cell \"\(export.cell)\" in the notebook") }
+            progress(0)
+            let started = ContinuousClock.now
+            defer { StudioMetrics.shared.recordRender(.export, since: started) }
+            let file = try renderer.export(notebook: notebook, export: export, progress: progress,
+                                           isCancelled: { connection.isClosed })
+            let written = try writer.write(file, notebook: notebook.name, cell: export.cell)
+            progress(1)
+            return written
+        }, completion: done)
+    }
+}

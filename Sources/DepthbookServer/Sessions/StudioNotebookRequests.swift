@@ -1,0 +1,70 @@
+import DepthbookEffects
+import Foundation
+
+/// The requests that change which notebook and photo a session shows, and saving it: each loads what it
+/// needs first, then applies one edit of the session's state (`SessionEdits`) and tells watchers.
+extension Studio {
+    func openNotebook(_ open: StudioRequest.OpenNotebook, _ session: Session) throws -> OpenNotebookResult {
+        let notebook: Notebook, shared: String?
+        if let name = open.name {
+            if let found = bundled.notebook(named: name) {
+                (notebook, shared) = (found, nil)
+            } else if NotebookIdentity.isSavedID(name), let saved = try store.load(id: name) {
+                // `/n/<id>` hands the page one string; a saved id works in `name` too.
+                (notebook, shared) = (saved.notebook, saved.id)
+            } else {
+                throw ProtocolError.notFound("no bundled notebook \"\(name)\"")
+            }
+        } else if let id = open.shared, NotebookIdentity.isSavedID(id), let saved = try store.load(id: id) {
+            (notebook, shared) = (saved.notebook, saved.id)
+        } else {
+            throw ProtocolError.notFound("no saved notebook \"\(open.shared ?? "")\"")
+        }
+        let photo = try loadPhoto(notebook.photo)
+        session.state.withLock { $0.open(notebook, shared: shared, photo: OpenPhoto(photo)) }
+        session.invalidateRenders()
+        session.broadcast(only: .watch) {
+            ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook), "photo": photo.facts])
+        }
+        return OpenNotebookResult(notebook: notebook, photo: photo.facts, shared: shared)
+    }
+
+    func openPhoto(_ reference: PhotoReference, _ session: Session) throws -> PhotoResult {
+        let photo = try loadPhoto(reference)
+        let notebook = session.state.withLock { $0.change(to: OpenPhoto(photo)) }
+        session.invalidateRenders()
+        var fields: [String: JSONValue] = ["photo": photo.facts]
+        if let notebook { fields["notebook"] = ReplyEncoder.jsonValue(notebook) }
+        session.broadcast(only: .watch) { ReplyEncoder.event("notebook", fields) }
+        return PhotoResult(photo: photo.facts)
+    }
+
+    /// Everything is checked and the photo loaded before the session changes: a refused notebook leaves the
+    /// session exactly as it was.
+    func setNotebook(_ notebook: Notebook, _ session: Session, from connection: ClientConnection) throws -> NotebookResult {
+        let current = session.state.withLock { $0.notebook }
+        guard let current else { throw ProtocolError.badRequest("open a notebook before replacing it") }
+        do { try ParameterCheck.check(notebook) } catch { throw ProtocolError.badRequest("\(error)") }
+        let photo = current.photo != notebook.photo ? try loadPhoto(notebook.photo) : nil
+        session.state.withLock { $0.replace(with: notebook, photo: photo.map(OpenPhoto.init)) }
+        session.invalidateRenders()
+        session.broadcast(only: .watch) { ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]) }
+        return NotebookResult(notebook: notebook)
+    }
+
+    func save(_ session: Session) throws -> SaveResult {
+        guard let (notebook, parent) = session.state.withLock({ s in s.notebook.map { ($0, s.parent) } }) else {
+            throw ProtocolError.badRequest("open a notebook before saving")
+        }
+        let id = try store.save(notebook, parent: parent)
+        session.state.withLock { $0.saved(notebook, as: id) }
+        return SaveResult(shared: id, url: "/n/\(id)")
+    }
+
+    func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto {
+        if case .path = reference {
+            throw ProtocolError.forbidden("photos given by path are for the command line; upload the file instead")
+        }
+        return try hub.photos.photo(reference)
+    }
+}
