@@ -62,7 +62,7 @@ struct CodecTests {
     @Test func jpegEncoderRefusesBadInput() {
         #expect(throws: PhotoError.self) { try JPEGEncoder.encode(RGBImage8(width: 0, height: 0, channels: 3, samples: [])) }
         #expect(throws: PhotoError.self) { try [UInt8](repeating: 0, count: 10).withUnsafeBufferPointer { try JPEGEncoder.encode(rgb: $0, width: 4, height: 4) } }
-        #expect(throws: PhotoError.self) { try JPEGEncoder.encode(Raster<UInt8>(width: 2, height: 2, channels: 1, repeating: 0)) }
+        #expect(throws: PhotoError.self) { try JPEGEncoder.encode(Raster<UInt8>(width: 2, height: 2, channels: 2, repeating: 0)) }
     }
 
     /// Pooled handles are never shared: concurrent encodes give the same bytes as a lone one.

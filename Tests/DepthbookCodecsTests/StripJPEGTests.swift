@@ -58,6 +58,24 @@ struct StripJPEGTests {
         #expect(strips.count - single.count <= 3 * plan.count + 6)
     }
 
+    /// A mask's grey plane in strips of 8-pixel MCU rows decodes to the single-pass grey JPEG's pixels.
+    @Test(arguments: [(161, 97, 2), (736, 552, 2), (333, 517, 5)])
+    func greyStripsDecodeToTheSinglePassPixels(width: Int, height: Int, threads: Int) throws {
+        let rgb = Self.image(width: width, height: height)
+        let grey = Raster<UInt8>(width: width, height: height, channels: 1,
+                                 samples: stride(from: 0, to: rgb.samples.count, by: 3).map { rgb.samples[$0] })
+        let single = try JPEGEncoder.encode(grey, quality: 85)
+        let strips = try JPEGEncoder.encode(grey, quality: 85, threads: threads)
+        #expect(strips != single)
+        let structure = try JPEGStructure(strips)
+        #expect(structure.width == width && structure.height == height && structure.components == 1)
+        let decode = { (jpeg: [UInt8]) in try TurboJPEGDecoder.decode(jpeg[...], gray: true, limits: .default, what: "test") }
+        let back = try decode(strips)
+        #expect(back.samples == (try decode(single)).samples)
+        let error = zip(back.samples, grey.samples).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(Double(error) / Double(grey.samples.count) < 8)
+    }
+
     /// Images too short to split, and one thread, are the plain single-pass encode.
     @Test func shortImagesAndOneThreadAreEncodedInOnePass() throws {
         for (w, h, t) in [(100, 31, 2), (100, 200, 1), (1, 1, 4)] {

@@ -103,6 +103,28 @@ struct EvaluatorTests {
         #expect(out.samples == fresh.samples)
     }
 
+    /// While a slider moves a blend's mask, the blend's unchanged pointwise side (exposure of a colour matrix
+    /// of the image) is computed inside the fused chain the first time, kept the second, and read from the
+    /// cache from then on; every frame equals an uncached render of the same recipe.
+    @Test func aPointwiseSideAskedForAgainIsKept() throws {
+        let cache = RenderCache(byteLimit: 64 << 20)
+        let image = try EngineFixtures.source(EngineFixtures.noise(width: 37, height: 29, channels: 3, seed: 4), id: "img")
+        let depth = try EngineFixtures.source(EngineFixtures.noise(width: 37, height: 29, channels: 1, seed: 6), id: "d")
+        let side = try image.applying(ColorMatrix(matrix: [0.5, 0.2, 0, 0, 0, 0.7, 0, 0, 0.1, 0, 0.4, 0.05]))
+            .applying(Exposure(ev: -1.5))
+        let target = RenderTarget(size: image.extent)
+        var keptAfter: [Bool] = []
+        for (frame, cut) in [0.3, 0.4, 0.5, 0.6].enumerated() {
+            let node = try Node(BlendWithMask(), [image, side, try depth.applying(Threshold(cut))])
+            let out = try Evaluator(context: RenderContext(cache: cache)).renderBytes(node, target)
+            #expect(out.samples == (try Evaluator().renderBytes(node, target)).samples, "frame \(frame)")
+            keptAfter.append(cache.lookup(side.key, target) != nil)
+            // Only the side's top stage is kept, not the colour matrix under it.
+            #expect(cache.lookup(side.inputs[0].key, target) == nil)
+        }
+        #expect(keptAfter == [false, true, true, true])
+    }
+
     @Test func cacheStaysUnderItsByteLimit() throws {
         let cache = RenderCache(byteLimit: 10_000)
         for seed in 0..<6 {

@@ -11,11 +11,23 @@ import Dispatch
 /// once on that many cores and joined with restart markers (`RestartStripJoiner`): the same pixels when
 /// decoded, in about half the time on two cores.
 public enum JPEGEncoder {
-    /// Encodes an RGB image. `quality` is clamped to 1...100.
-    public static func encode(_ image: RGBImage8, quality: Int = 85, threads: Int = 1) throws -> [UInt8] {
-        guard image.channels == 3 else { throw PhotoError.encodingFailed("JPEG encoding needs 3-channel RGB, got \(image.channels) channels") }
-        return try image.samples.withUnsafeBufferPointer { buf in
-            try encode(rgb: buf, width: image.width, height: image.height, quality: quality, threads: threads)
+    /// Encodes an RGB image, or a one-channel plane as a greyscale JPEG. `quality` is clamped to 1...100.
+    public static func encode(_ image: Raster<UInt8>, quality: Int = 85, threads: Int = 1) throws -> [UInt8] {
+        switch image.channels {
+        case 3:
+            return try image.samples.withUnsafeBufferPointer { buf in
+                try encode(rgb: buf, width: image.width, height: image.height, quality: quality, threads: threads)
+            }
+        case 1:
+            return try image.samples.withUnsafeBufferPointer { buf in
+                guard let plan = StripPlan.forGrey(width: image.width, height: image.height, threads: threads),
+                      buf.count >= image.width * image.height, let base = buf.baseAddress else {
+                    return try compress(buf, width: image.width, height: image.height, channels: 1, quality: quality)
+                }
+                return try encodeStrips(base, plan: plan, channels: 1, quality: quality)
+            }
+        default:
+            throw PhotoError.encodingFailed("JPEG encoding needs RGB or one grey channel, got \(image.channels) channels")
         }
     }
 
@@ -45,6 +57,13 @@ public enum JPEGEncoder {
             guard threads > 1 else { return nil }
             return StripPlan(width: width, height: height, mcuSize: 16, strips: 2 * threads)
                 ?? StripPlan(width: width, height: height, mcuSize: 16, strips: threads)
+        }
+
+        /// The same for a grey plane, whose MCUs are 8 × 8.
+        static func forGrey(width: Int, height: Int, threads: Int) -> StripPlan? {
+            guard threads > 1 else { return nil }
+            return StripPlan(width: width, height: height, mcuSize: 8, strips: 2 * threads)
+                ?? StripPlan(width: width, height: height, mcuSize: 8, strips: threads)
         }
 
         /// Nil when one strip would do (one strip asked for, or an image under two MCU rows per strip).

@@ -41,6 +41,24 @@ enum Statistics {
 final class StatisticsCache: Sendable {
     private let entries = Mutex([NodeKey: PixelBuffer]())
     private let sorted = Mutex([NodeKey: [Float]]())
+    private let cuts = Mutex([CutKey: Double?]())
+
+    private struct CutKey: Hashable {
+        let plane: NodeKey
+        let face: Double?
+    }
+
+    /// A cut found from `plane`'s samples for a face at disparity `face` (nil: no face), made by `find` once.
+    func cut(_ plane: NodeKey, face: Double?, find: () -> Double?) -> Double? {
+        let key = CutKey(plane: plane, face: face)
+        if let known = cuts.withLock({ $0[key] }) { return known }
+        let found = find()
+        cuts.withLock { c in
+            if c.count > 16 { c.removeAll() }
+            c[key] = .some(found)
+        }
+        return found
+    }
 
     func buffer(_ key: NodeKey) -> PixelBuffer? { entries.withLock { $0[key] } }
 

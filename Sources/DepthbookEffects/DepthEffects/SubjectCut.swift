@@ -83,8 +83,15 @@ extension SubjectCut {
         guard c.photo.depth != nil else { return nil }
         let plane = try Primitives.photo(c, .disparity)
         let buffer = try c.native(plane)
-        guard let cut = disparity(sortedValid: c.statistics.sortedValid(plane.key, buffer), face: try faceDisparity(c)) else { return nil }
+        guard let cut = try cut(c, plane: plane, sorted: c.statistics.sortedValid(plane.key, buffer)) else { return nil }
         return (plane, buffer, cut)
+    }
+
+    /// The cut of `plane` (whose valid samples, ascending, are `sorted`) behind the photo's face, found once per
+    /// plane and face: every render of a threshold left to the photo asks for it.
+    static func cut(_ c: EffectContext, plane: Node, sorted: [Float]) throws -> Double? {
+        let face = try faceDisparity(c)
+        return c.statistics.cut(plane.key, face: face) { disparity(sortedValid: sorted, face: face) }
     }
 
     /// A subject mask from depth alone, for photos without a portrait matte: everything nearer than the cut,

@@ -46,7 +46,7 @@ struct ThresholdEffect: Effect {
             // for metric depth.
             let disparity = isDepth ? try Primitives.photo(c, .disparity) : input.node
             let sorted = c.statistics.sortedValid(disparity.key, try c.native(disparity))
-            guard let cut = SubjectCut.disparity(sortedValid: sorted, face: try SubjectCut.faceDisparity(c)) else {
+            guard let cut = try SubjectCut.cut(c, plane: disparity, sorted: sorted) else {
                 throw EffectError.badInput(effect: description.id, message: "the plane has no valid values to threshold")
             }
             kept = (SubjectCut.keptPercent(sortedValid: sorted, cut: cut) * 2).rounded() / 2

@@ -44,9 +44,8 @@ public final class NotebookRenderer: Sendable {
             var builder = try RecipeBuilder(notebook: notebook, context: context(evaluator))
             let built = try builder.build(cell)
             let (display, kind) = try displayNode(built, evaluator)
-            var image = try evaluator.renderBytes(display, target)
-            if image.channels == 1 { image = Self.grey(image) }
-            return RenderedCell(image: image, cacheHits: evaluator.context.cacheHits,
+            let pixels = try evaluator.renderBytes(display, target)
+            return RenderedCell(pixels: pixels, cacheHits: evaluator.context.cacheHits,
                                 cacheMisses: evaluator.context.cacheMisses, kind: kind,
                                 chosen: built.chosen, notes: builder.notes.sorted())
         } catch let error as RenderError {
@@ -157,9 +156,20 @@ public final class NotebookRenderer: Sendable {
         }
     }
 
-    private static func grey(_ plane: Raster<UInt8>) -> RGBImage8 {
-        var out = [UInt8](repeating: 0, count: plane.samples.count * 3)
-        for (i, v) in plane.samples.enumerated() { out[i * 3] = v; out[i * 3 + 1] = v; out[i * 3 + 2] = v }
+    /// A grey plane as RGB.
+    static func grey(_ plane: Raster<UInt8>) -> RGBImage8 {
+        let count = plane.samples.count
+        let out = [UInt8](unsafeUninitializedCapacity: count * 3) { rgb, initialized in
+            plane.samples.withUnsafeBufferPointer { src in
+                for i in 0..<count {
+                    let v = src[i]
+                    rgb[i * 3] = v
+                    rgb[i * 3 + 1] = v
+                    rgb[i * 3 + 2] = v
+                }
+            }
+            initialized = count * 3
+        }
         return RGBImage8(width: plane.width, height: plane.height, channels: 3, samples: out)
     }
 

@@ -49,7 +49,11 @@ public struct RenderedCell: Sendable {
         case depth
     }
 
-    public var image: RGBImage8
+    /// The pixels as rendered: one grey channel for a mask, RGB otherwise (what a preview encodes: a grey
+    /// JPEG is a third of the samples of an RGB one).
+    public var pixels: Raster<UInt8>
+    /// The picture as RGB (a mask's grey in all three channels).
+    public var image: RGBImage8 { pixels.channels == 1 ? NotebookRenderer.grey(pixels) : pixels }
     public var cacheHits: Int
     public var cacheMisses: Int
     public var kind: Kind

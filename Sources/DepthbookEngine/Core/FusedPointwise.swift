@@ -36,10 +36,15 @@ struct FusedPointwise {
     /// Pixels per row segment: scratch rows stay in L1/L2.
     static let segment = 2048
 
-    init(root: Node, target: RenderTarget, evaluator: Evaluator) throws {
+    /// Whether a pointwise stage asked for before (`RenderCache.isRepeat`) is rendered on its own and kept
+    /// instead of recomputed inside the chain. Off inside such a stage, so only its top is kept.
+    private let keepsRepeats: Bool
+
+    init(root: Node, target: RenderTarget, evaluator: Evaluator, keepsRepeats: Bool = true) throws {
         self.target = target
         self.context = evaluator.context
         self.outputChannels = root.kind.channels
+        self.keepsRepeats = keepsRepeats
         let (operand, _) = try compile(root, evaluator: evaluator, isRoot: true)
         if case .register = operand {} else {
             // The root itself came from a buffer: copy it through an identity stage.
@@ -60,6 +65,13 @@ struct FusedPointwise {
         let result: (Operand, Int)
         if !isRoot, let hit = evaluator.cachedBuffer(node, target) {
             buffers.append(hit)
+            result = (.buffer(buffers.count - 1), channels)
+        } else if !isRoot, keepsRepeats, node.filter is any PointwiseFilter, !node.inputs.isEmpty,
+                  let cache = evaluator.context.cache, cache.isRepeat(node.key, size: target.size) {
+            let kept = try FusedPointwise(root: node, target: target, evaluator: evaluator, keepsRepeats: false).runToFloats()
+            evaluator.context.countMiss()
+            cache.store(node.key, size: target.size, kept)
+            buffers.append(kept)
             result = (.buffer(buffers.count - 1), channels)
         } else if let pointwise = node.filter as? any PointwiseFilter {
             var operands: [Operand] = []

@@ -22,7 +22,12 @@ public final class RenderCache: Sendable {
         var clock: UInt64 = 0
         var hits = 0
         var misses = 0
+        /// Pointwise results asked for inside fused chains, which a chain does not keep (see `isRepeat`).
+        var asked: Set<Slot> = []
     }
+
+    /// Distinct pointwise results remembered by `isRepeat` before the memory starts afresh.
+    static let askedLimit = 1024
 
     /// Most bytes of samples kept.
     public let byteLimit: Int
@@ -108,6 +113,19 @@ public final class RenderCache: Sendable {
         budget?.enforce()
     }
 
+    /// Whether a pointwise result (`key` at `size`) was asked for before; notes that it is now. A fused chain
+    /// recomputes its pointwise stages on every render, so one that comes back (the unchanged side of a blend
+    /// while a slider moves the mask) is better rendered once and kept: the second time it is asked for, it is.
+    public func isRepeat(_ key: NodeKey, size: PixelSize) -> Bool {
+        state.withLock { s in
+            let slot = Slot(key: key, size: size)
+            if s.asked.contains(slot) { return true }
+            if s.asked.count >= Self.askedLimit { s.asked.removeAll() }
+            s.asked.insert(slot)
+            return false
+        }
+    }
+
     /// Bytes currently held.
     public var bytes: Int { state.withLock { $0.bytes } }
     /// Lookups that found / did not find an entry, since the cache was made.
@@ -127,6 +145,7 @@ public final class RenderCache: Sendable {
     public func removeAll() {
         state.withLock { s in
             s.slots = [:]
+            s.asked = []
             s.bytes = 0
         }
     }

@@ -1,4 +1,5 @@
 import func Foundation.exp2
+import Synchronization
 
 /// Exposure in EV applied in linear light: decode sRGB, multiply by 2^EV, encode (not clamped).
 /// Core Image: CIExposureAdjust.
@@ -19,8 +20,22 @@ public struct Exposure: PointwiseFilter {
     public init(ev: Double) throws {
         try Self.info.validate("ev", ev)
         self.ev = ev
-        let gain = Float(exp2(ev)), n = Float(Self.steps)
-        table = (0...Self.steps).map { SRGBTransfer.encode(SRGBTransfer.decode(Float($0) / n) * gain) }
+        table = Self.table(ev: ev)
+    }
+
+    /// Recently made tables by EV. A recipe is rebuilt for every render, and making a table costs 33k `powf`
+    /// (a tenth of a 736-px drag frame's server time before this memo); a slider visits a few values again and again.
+    private static let tables = Mutex([Double: [Float]]())
+
+    private static func table(ev: Double) -> [Float] {
+        if let known = tables.withLock({ $0[ev] }) { return known }
+        let gain = Float(exp2(ev)), n = Float(steps)
+        let made = (0...steps).map { SRGBTransfer.encode(SRGBTransfer.decode(Float($0) / n) * gain) }
+        tables.withLock { t in
+            if t.count >= 64 { t.removeAll() }
+            t[ev] = made
+        }
+        return made
     }
 
     public var parameterKey: String { "ev=\(ev)" }

@@ -20,8 +20,8 @@ final class EffectsRenderer: PhotoRenderer {
     func render(notebook: Notebook, cell: String, target: CellRenderRequest,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
         let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: target, isCancelled: isCancelled)
-        let jpeg = try JPEGEncoder.encode(rendered.image, quality: Self.previewQuality, threads: RenderContext.defaultThreads)
-        var frame = RenderedFrame(jpeg: jpeg, width: rendered.image.width, height: rendered.image.height,
+        let jpeg = try JPEGEncoder.encode(rendered.pixels, quality: Self.previewQuality, threads: RenderContext.defaultThreads)
+        var frame = RenderedFrame(jpeg: jpeg, width: rendered.pixels.width, height: rendered.pixels.height,
                                   cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)
         frame.chosen = rendered.chosen
         frame.notes = rendered.notes
@@ -44,12 +44,7 @@ final class EffectsRenderer: PhotoRenderer {
                                                        isCancelled: isCancelled)
             progress(0.7)
             // A mask or matte exports as one grey channel; anything else as the RGB the page shows.
-            let image = rendered.image
-            let plane = rendered.kind == .mask
-                ? Raster<UInt8>(width: image.width, height: image.height, channels: 1,
-                                samples: stride(from: 0, to: image.samples.count, by: 3).map { image.samples[$0] })
-                : image
-            return ExportedFile(bytes: try PNGCodec.encode(plane), fileExtension: "png")
+            return ExportedFile(bytes: try PNGCodec.encode(rendered.pixels), fileExtension: "png")
         }
         // The full-resolution result carries the photo's depth and mattes, moved as the recipe moved the image,
         // and its recipe.
