@@ -52,7 +52,7 @@ export class NotebookSession extends EventTarget {
         this.samples = [];
         this.bundled = [];
         // The server never answers a request older than the newest it saw for a cell. The stored number is
-        // written on every flush and on pagehide, but a crash could lose the last few: start well past it.
+        // written when a change ends, once a second mid-drag and on pagehide; a crash could lose the last few: start well past it.
         this.seq = (Number(store.load().seq) || 0) + 1000;
         /** The previews and charts on the page, by what they show (`session/`). */
         this.previews = new PreviewRegistry();

@@ -9,21 +9,25 @@ const KEY = 'depthbook.tab';
 export class SessionStore {
     constructor(storage = window.sessionStorage) {
         this.storage = storage;
+        /** What this page last stored or read, so a save does not parse the whole record again. */
+        this.known = null;
     }
 
     /** @returns {{session?: string, path?: string, notebook?: object, photo?: object, shared?: string|null, seq?: number, collapsed?: string[], edited?: boolean}} */
     load() {
         try {
             const value = JSON.parse(this.storage.getItem(KEY) ?? '{}');
-            return value && typeof value === 'object' ? value : {};
+            this.known = value && typeof value === 'object' ? value : {};
         } catch {
-            return {};
+            this.known = {};
         }
+        return { ...this.known };
     }
 
     /** Merges `patch` into what is stored. */
     save(patch) {
-        const next = { ...this.load(), ...patch };
+        const next = { ...(this.known ?? this.load()), ...patch };
+        this.known = next;
         try {
             this.storage.setItem(KEY, JSON.stringify(next));
         } catch {
@@ -33,6 +37,7 @@ export class SessionStore {
     }
 
     clear() {
+        this.known = null;
         this.storage.removeItem(KEY);
     }
 }

@@ -13,6 +13,7 @@ export class ParamEdits {
         /** cell id → {params, unset, previous, interactive} waiting for the next animation frame */
         this.pending = new Map();
         this.scheduled = false;
+        this.persistedAt = -Infinity;
     }
 
     /** Records a change (`value` undefined: leave the parameter out again) and sends it on the next frame. */
@@ -67,7 +68,13 @@ export class ParamEdits {
                 .then(() => session.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } })))
                 .catch((error) => this.refuse(cellId, seq, previous, error));
         }
-        session.persist();
+        // Mid-drag the tab is written once a second, not every frame (a whole notebook serialised each time): the
+        // drag's last change is not interactive and stores it, and leaving the page stores at once.
+        const now = performance.now();
+        if (!batches.some(([, batch]) => batch.interactive) || now - this.persistedAt >= 1000) {
+            this.persistedAt = now;
+            session.persist();
+        }
     }
 
     /**

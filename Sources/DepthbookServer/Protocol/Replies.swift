@@ -60,6 +60,29 @@ public enum ReplyEncoder {
         return (try? Array(encoder().encode(JSONValue.object(object)))) ?? []
     }
 
+    /// The `notebook` event watchers follow an editor by, encoded straight from the notebook (it goes out on
+    /// every slider change while someone watches: no round trip through `JSONValue`).
+    public static func notebookEvent(_ notebook: Notebook?, photo: JSONValue? = nil) -> [UInt8] {
+        (try? Array(encoder().encode(NotebookEvent(notebook: notebook, photo: photo)))) ?? []
+    }
+
+    private struct NotebookEvent: Encodable {
+        let type = "event"
+        let event = "notebook"
+        let notebook: Notebook?
+        let photo: JSONValue?
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(type, forKey: .type)
+            try c.encode(event, forKey: .event)
+            try c.encodeIfPresent(notebook, forKey: .notebook)
+            try c.encodeIfPresent(photo, forKey: .photo)
+        }
+
+        enum CodingKeys: String, CodingKey { case type, event, notebook, photo }
+    }
+
     /// Any encodable value as a `JSONValue`, to place inside an event.
     public static func jsonValue(_ value: some Encodable) -> JSONValue {
         guard let data = try? encoder().encode(value), let decoded = try? JSONDecoder().decode(JSONValue.self, from: data)

@@ -24,7 +24,7 @@ extension Studio {
         session.state.withLock { $0.open(notebook, shared: shared, photo: OpenPhoto(photo)) }
         session.invalidateRenders()
         session.broadcast(only: .watch) {
-            ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook), "photo": photo.facts])
+            ReplyEncoder.notebookEvent(notebook, photo: photo.facts)
         }
         return OpenNotebookResult(notebook: notebook, photo: photo.facts, shared: shared)
     }
@@ -33,9 +33,7 @@ extension Studio {
         let photo = try loadPhoto(reference)
         let notebook = session.state.withLock { $0.change(to: OpenPhoto(photo)) }
         session.invalidateRenders()
-        var fields: [String: JSONValue] = ["photo": photo.facts]
-        if let notebook { fields["notebook"] = ReplyEncoder.jsonValue(notebook) }
-        session.broadcast(only: .watch) { ReplyEncoder.event("notebook", fields) }
+        session.broadcast(only: .watch) { ReplyEncoder.notebookEvent(notebook, photo: photo.facts) }
         return PhotoResult(photo: photo.facts)
     }
 
@@ -48,7 +46,7 @@ extension Studio {
         let photo = current.photo != notebook.photo ? try loadPhoto(notebook.photo) : nil
         session.state.withLock { $0.replace(with: notebook, photo: photo.map(OpenPhoto.init)) }
         session.invalidateRenders()
-        session.broadcast(only: .watch) { ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)]) }
+        session.broadcast(only: .watch) { ReplyEncoder.notebookEvent(notebook) }
         return NotebookResult(notebook: notebook)
     }
 

@@ -9,7 +9,7 @@ extension Studio {
         let (requests, notebook) = try session.state.withLock { s in (try s.apply(set), s.notebook) }
         let kickoff = try session.requestRenders(requests)
         session.broadcast(only: .watch, except: connection.id) {
-            ReplyEncoder.event("notebook", ["notebook": ReplyEncoder.jsonValue(notebook)])
+            ReplyEncoder.notebookEvent(notebook)
         }
         return (CellSeqResult(cell: set.cell, seq: set.seq), kickoff)
     }

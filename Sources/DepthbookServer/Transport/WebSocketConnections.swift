@@ -41,6 +41,10 @@ final class WebSocketConnections: @unchecked Sendable {
 
     // Service thread only.
     private var sockets: [UInt64: Socket] = [:]
+    /// Where each fragment is laid out for `lws_write`, with LWS_PRE bytes of headroom for the frame header:
+    /// one buffer for every write (lws keeps its own copy of whatever the kernel did not take).
+    private let fragmentBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(CWS_PRE) + WebSocketConnections.fragmentBytes,
+                                                                        alignment: 16)
     /// Whether each upgrading socket presented the access token, from its handshake until it is established.
     private var upgradeGrants: [Int: Bool] = [:]
     // Any thread.
@@ -55,6 +59,8 @@ final class WebSocketConnections: @unchecked Sendable {
         self.ids = ids
         self.wake = wake
     }
+
+    deinit { fragmentBuffer.deallocate() }
 
     /// Only `/ws` upgrades, only by a host name the studio answers to, and only from the served host or a
     /// configured origin (browsers always send Origin; clients without one, like the load test, are not
@@ -140,14 +146,14 @@ final class WebSocketConnections: @unchecked Sendable {
         guard let (bytes, offset, binary) = socket.outgoing else { return 0 }
         let end = min(bytes.count, offset + Self.fragmentBytes)
         let pre = Int(CWS_PRE)
-        // Each fragment gets its own buffer with LWS_PRE bytes of headroom for the frame header.
-        var buffer = [UInt8](repeating: 0, count: pre + (end - offset))
-        buffer.replaceSubrange(pre..<buffer.count, with: bytes[offset..<end])
+        let fragment = fragmentBuffer.baseAddress!.advanced(by: pre)
+        bytes[offset..<end].withUnsafeBytes { part in
+            if let from = part.baseAddress, part.count > 0 { fragment.copyMemory(from: from, byteCount: part.count) }
+        }
         let initial = Int32(binary ? LWS_WRITE_BINARY.rawValue : LWS_WRITE_TEXT.rawValue)
         let flags = lws_write_ws_flags(initial, offset == 0 ? 1 : 0, end == bytes.count ? 1 : 0)
-        let written = buffer.withUnsafeMutableBufferPointer { raw in
-            lws_write(socket.wsi, raw.baseAddress! + pre, end - offset, lws_write_protocol(UInt32(flags)))
-        }
+        let written = lws_write(socket.wsi, fragment.assumingMemoryBound(to: UInt8.self), end - offset,
+                                lws_write_protocol(UInt32(flags)))
         // lws buffers what the kernel did not take and holds back WRITEABLE until drained: only < 0 is an error.
         if written < 0 { return -1 }
         socket.outgoing = end == bytes.count ? nil : (bytes, end, binary)
