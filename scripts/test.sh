@@ -16,7 +16,7 @@ if ! swift test -c release -Xswiftc -enable-testing --skip-build 2>&1 | tee "$sw
     exit 1
 fi
 
-if compgen -G "Tests/EndToEnd/test_*.py" >/dev/null; then
-    DEPTHBOOK_BIN="$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/depthbook" \
-        python3 -m pytest -q Tests/EndToEnd
-fi
+# No end-to-end test found is a failure, like a pytest run that collects none (exit 5).
+compgen -G "Tests/EndToEnd/test_*.py" >/dev/null || { echo "no end-to-end tests in Tests/EndToEnd"; exit 1; }
+DEPTHBOOK_BIN="$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/depthbook" \
+    python3 -m pytest -q Tests/EndToEnd

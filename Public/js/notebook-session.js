@@ -272,6 +272,7 @@ export class NotebookSession extends EventTarget {
         if (!this.socket.isOpen || !this.canRender) return;
         const seq = this.nextSeq();
         this.sentAt.set(seq, performance.now());
+        this.previews.awaiting(key, seq);
         this.socket.request('preview', { cell: key, width: this.widthFor(key), seq, interactive })
             .catch((error) => this.failCell(key, seq, error));
     }

@@ -5,7 +5,8 @@ import Testing
 @testable import DepthbookCodecs
 
 /// `depthbook inspect` run as a process, the way users and scripts call it.
-@Suite(.enabled(if: RunEnvironment.isCI || (DepthbookBinary.path != nil && SharedPhotos.isPresent), "needs the built depthbook binary and ../shared/photos"))
+@Suite(.enabled(if: RunEnvironment.isCI || (DepthbookBinary.path != nil && SharedPhotos.isPresent), "needs the built depthbook binary and ../shared/photos"),
+       .timeLimit(.minutes(5)))
 struct InspectCommandTests {
     static var binary: String? { DepthbookBinary.path }
 }

@@ -188,7 +188,7 @@ struct RoundTripTests {
     static let exiftool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// exiftool (an independent reader) sees the MPF images and Apple's depth XMP in what Depthbook writes.
-    @Test(.enabled(if: RoundTripTests.exiftool != nil, "needs exiftool (libimage-exiftool-perl)"))
+    @Test(.enabled(if: RunEnvironment.isCI || RoundTripTests.exiftool != nil, "needs exiftool (libimage-exiftool-perl)"))
     func exiftoolReportsMPFImagesAndDepthXMP() throws {
         let written = try PhotoWriter.jpegWithDepth(Self.syntheticPortrait())
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("depthbook-roundtrip-\(UUID().uuidString).jpg")

@@ -142,9 +142,6 @@ final class TestClient: Sendable {
         }
         return nil
     }
-
-    /// Whether nothing at all arrives within a short while (used only to check that nothing more is sent).
-    func isQuiet(for seconds: Double = 0.3) -> Bool { next(within: seconds) == nil }
 }
 
 extension Dictionary where Key == String, Value == JSONValue {

@@ -32,7 +32,10 @@ DEFAULT_TEST_TIMEOUT_S = 240
 ON_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
+    # Without the plugin the timeout markers below would be ignored, and a hang would hang the run.
+    if not config.pluginmanager.hasplugin("timeout"):
+        raise pytest.UsageError("pytest-timeout is not installed: pip install -r Tests/requirements.txt")
     for item in items:
         if item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(DEFAULT_TEST_TIMEOUT_S))

@@ -115,18 +115,29 @@ def preview_bytes(driver, cell: str) -> bytes:
     return data
 
 
-def settled_frame(driver, cell: str, newer_than: int | None = None, quiet_s: float = 0.6) -> tuple[Shown, bytes]:
-    """Waits for a full frame, then until nothing newer arrives for `quiet_s`; returns it and its bytes."""
-    current = wait_full_frame(driver, cell, newer_than)
+def settled_frame(driver, cell: str, newer_than: int | None = None) -> tuple[Shown, bytes]:
+    """Waits for the full frame answering the page's newest request for the cell (the preview's
+    `data-awaited-seq`: the last change or preview asked for, 'pending' while a change waits to be sent);
+    returns it and its bytes. A page that asks for nothing itself (a watcher) waits for a full frame."""
+    def answered():
+        data = driver.execute_script(
+            """const p = document.querySelector(`db-cell[data-cell="${arguments[0]}"] db-preview[data-reference="${arguments[0]}"]`);
+               if (!p || p.dataset.state !== 'ready' || p.dataset.coarse === 'true') return null;
+               return {seq: Number(p.dataset.seq), awaited: p.dataset.awaitedSeq ?? null};""", cell)
+        if data is None or data["awaited"] == "pending":
+            return None
+        if newer_than is not None and data["seq"] <= newer_than:
+            return None
+        if data["awaited"] is not None and data["seq"] < int(data["awaited"]):
+            return None
+        return data["seq"]
     deadline = time.monotonic() + TIMEOUT_S
     while time.monotonic() < deadline:
-        time.sleep(quiet_s)
+        seq = wait_for(f"the full frame answering the newest request for cell {cell}", answered)
+        data = preview_bytes(driver, cell)
         now = shown(driver, cell)
-        if now is not None and not now.coarse and now.seq == current.seq:
-            data = preview_bytes(driver, cell)
-            if shown(driver, cell).seq == current.seq:
-                return current, data
-        current = wait_full_frame(driver, cell, newer_than)
+        if now is not None and now.seq == seq and not now.coarse:
+            return now, data
     raise AssertionError(f"the preview of cell {cell} did not settle within {TIMEOUT_S} s")
 
 

@@ -30,12 +30,16 @@ def upgrade_status(port: int, host: str, origin: str | None = None, extra: dict[
             if not chunk:
                 break
             answer += chunk
-        # A refusal carries a body: read what came with it.
-        connection.settimeout(1)
-        try:
-            answer += connection.recv(4096)
-        except (TimeoutError, socket.timeout):
-            pass
+        # A refusal carries a body: read it to its Content-Length (an upgrade's 101 has none).
+        head, _, body = answer.partition(b"\r\n\r\n")
+        length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")[1:]
+                       if line.lower().startswith(b"content-length:")), 0)
+        while len(body) < length:
+            chunk = connection.recv(4096)
+            if not chunk:
+                break
+            body += chunk
+        answer = head + b"\r\n\r\n" + body
     status = int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/") else 0
     return status, answer
 

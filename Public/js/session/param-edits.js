@@ -37,6 +37,7 @@ export class ParamEdits {
         cell.params = params;
         pending.interactive = interactive;
         this.pending.set(cellId, pending);
+        for (const id of this.rendered(cellId)) session.previews.awaiting(id, 'pending');
         session.setEdited(true);
         this.schedule();
     }
@@ -60,10 +61,13 @@ export class ParamEdits {
             session.sentAt.set(seq, performance.now());
             const message = { cell: cellId, params, seq, interactive };
             if (unset.size > 0) message.unset = [...unset];
+            let waiting = [];
             if (interactive) {
-                const offscreen = this.scrolledAwayBelow(cellId);
-                if (offscreen.length > 0) message.offscreen = offscreen;
+                waiting = this.scrolledAwayBelow(cellId);
+                if (waiting.length > 0) message.offscreen = waiting;
             }
+            // Cells left waiting stay 'pending' until the drag's last change renders them.
+            for (const id of this.rendered(cellId)) if (!waiting.includes(id)) session.previews.awaiting(id, seq);
             session.socket.request('setParams', message)
                 .then(() => session.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } })))
                 .catch((error) => this.refuse(cellId, seq, previous, error));
@@ -75,6 +79,11 @@ export class ParamEdits {
             this.persistedAt = now;
             session.persist();
         }
+    }
+
+    /** The previews a change to `cellId` renders: the cell's and those of the cells below it. */
+    rendered(cellId) {
+        return [cellId, ...dependentsOf(this.session.notebook, cellId)].filter((id) => this.session.previews.has(id));
     }
 
     /**

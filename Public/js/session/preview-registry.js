@@ -10,12 +10,27 @@ export class PreviewRegistry {
         this.elements = new Map();
         /** reference → the newest frame received for it */
         this.latest = new Map();
+        /** reference → the sequence number of the newest request that renders it, or 'pending' while a change
+         * that will render it waits to be sent; mirrored as `data-awaited-seq` so a test can wait for that frame. */
+        this.awaited = new Map();
+    }
+
+    /** The newest request for `reference` has number `seq` ('pending': a change is about to be sent). */
+    awaiting(reference, seq) {
+        this.awaited.set(reference, seq);
+        for (const element of this.elements.get(reference) ?? []) element.dataset.awaitedSeq = String(seq);
+    }
+
+    /** Whether some preview shows `reference`. */
+    has(reference) {
+        return this.elements.has(reference);
     }
 
     /** Adds a preview; returns the function that removes it. */
     register(reference, element) {
         if (!this.elements.has(reference)) this.elements.set(reference, new Set());
         this.elements.get(reference).add(element);
+        if (this.awaited.has(reference)) element.dataset.awaitedSeq = String(this.awaited.get(reference));
         const latest = this.latest.get(reference);
         if (latest) queueMicrotask(() => element.showFrame(latest));
         return () => {
