@@ -40,6 +40,8 @@ final class Gate: Sendable {
     private let closed = Mutex(false)
     private let permits = DispatchSemaphore(value: 0)
     let started = Atomic<Int>(0)
+    /// What each render that passed was asked for: the cell and the width, in order.
+    let rendered = Mutex<[(cell: String, width: Int)]>([])
     let entered = DispatchSemaphore(value: 0)
 
     func close() { closed.withLock { $0 = true } }
@@ -70,6 +72,7 @@ final class FakeRenderer: PhotoRenderer {
 
     func render(notebook: Notebook, cell: String, target: CellRenderRequest, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
         gate.pass()
+        gate.rendered.withLock { $0.append((cell, target.width)) }
         guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell \(cell)") }
         let percentile = found.params?["percentile"]?.number.map { String(Int($0)) } ?? "-"
         let width = target.region?.width ?? target.width
