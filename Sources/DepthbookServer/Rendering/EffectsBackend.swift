@@ -78,6 +78,8 @@ public struct EffectsBackend: StudioBackend {
         try PhotoReader.read(data: bytes, depthMapData: depthMap, polarity: polarity)
     }
 
+    private static let generating = NSLock()
+
     private func samplePath(_ id: String) -> String { "\(samplesDirectory)/\(id).jpg" }
 
     /// A sample as the file Depthbook generated for it: read back through the codecs like any phone photo,
@@ -87,6 +89,11 @@ public struct EffectsBackend: StudioBackend {
             throw ProtocolError.notFound("no sample \"\(id)\"; samples: \(SampleLibrary.all.map(\.id).joined(separator: ", "))")
         }
         let path = samplePath(id)
+        if FileManager.default.fileExists(atPath: path) { return try PhotoReader.read(contentsOf: path) }
+        // One generation at a time: twenty pages opening a sample on a fresh data directory (or the start-up
+        // pass beside them) wait for the one making it instead of each tracing it again.
+        Self.generating.lock()
+        defer { Self.generating.unlock() }
         if FileManager.default.fileExists(atPath: path) { return try PhotoReader.read(contentsOf: path) }
         let bytes = try PhotoWriter.jpegWithDepth(try SampleLibrary.photo(id: id))
         try AtomicFile.write(bytes, to: path)
