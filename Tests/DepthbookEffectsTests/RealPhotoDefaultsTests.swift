@@ -53,6 +53,28 @@ struct RealPhotoDefaultsTests {
         #expect(abs(chosen - keptShare) <= 0.5, "the slider shows the share the cut keeps")
     }
 
+    /// Darken by disparity keeps the subject lit even when something nearer is in the frame (the pug's bed
+    /// corner, the nearest disparity): the subject (the depth threshold's default mask) keeps most of its light,
+    /// the rest goes dark.
+    @Test func darkenKeepsTheSubjectLit() throws {
+        let photo = try PhotoReader.read(contentsOf: SharedPhotos.path("pillow_heif__pug.heic"))
+        let width = 320
+        let subject = try S.floats(photo, try Self.notebook("depth-threshold"), "resized", width: width)
+        let darken = try Self.notebook("darken")
+        let original = try S.floats(photo, darken, "photo", width: width)
+        let result = try S.floats(photo, darken, "result", width: width)
+        var inside = (kept: 0.0, all: 0.0), outside = (kept: 0.0, all: 0.0)
+        for i in 0..<subject.samples.count {
+            let m = Double(subject.samples[i])
+            let before = (0..<3).reduce(0.0) { $0 + Double(original.samples[i * 3 + $1]) }
+            let after = (0..<3).reduce(0.0) { $0 + Double(result.samples[i * 3 + $1]) }
+            inside.kept += m * after; inside.all += m * before
+            outside.kept += (1 - m) * after; outside.all += (1 - m) * before
+        }
+        #expect(inside.kept / inside.all >= 0.6, "the subject keeps \(inside.kept / inside.all * 100) % of its light")
+        #expect(outside.kept / outside.all <= 0.25, "the background keeps \(outside.kept / outside.all * 100) % of its light")
+    }
+
     /// Big Head, Marching and depth of field on the pug (rear camera, no portrait matte): every cell renders,
     /// through a subject mask from depth, and the render says so.
     @Test func personEffectsWithoutAPortraitMatte() throws {

@@ -101,7 +101,15 @@ struct DarkenByDisparityEffect: Effect {
         if power == 0 { return BuiltNode(image, role: .image) }
         let disparity = try DepthSupport.disparity(try inputs.built("disparity"), c, effect: description.id)
         let range = try DepthSupport.range(disparity, c, effect: description.id)
-        let node = try Node(DarkenByDisparity(power: power, low: Double(range.lowerBound), high: Double(range.upperBound)), [image, disparity])
+        // Normalised so the subject is at 1, not the nearest thing in the frame: a rear-camera photo's nearest
+        // disparity is often the floor or a cushion in front of the subject, and n^power would darken the
+        // subject with the background (the pug went 98 % black). Anything nearer than the subject stays lit.
+        var high = Double(range.upperBound)
+        if disparity.key == (try? Primitives.photo(c, .disparity))?.key, let subject = try SubjectCut.subjectDisparity(c),
+           subject > Double(range.lowerBound) {
+            high = min(high, subject)
+        }
+        let node = try Node(DarkenByDisparity(power: power, low: Double(range.lowerBound), high: high), [image, disparity])
         return BuiltNode(node, role: .image)
     }
 }

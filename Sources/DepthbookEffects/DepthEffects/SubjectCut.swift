@@ -33,12 +33,17 @@ enum SubjectCut {
     /// The share of samples at or above `cut`, 0...100: the percentile a threshold cell shows for it.
     static func keptPercent(sortedValid values: [Float], cut: Double) -> Double {
         guard !values.isEmpty else { return 0 }
+        return Double(values.count - firstIndex(sortedValid: values, atOrAbove: cut)) / Double(values.count) * 100
+    }
+
+    /// The index of the first sample at or above `cut` (the count when there is none).
+    static func firstIndex(sortedValid values: [Float], atOrAbove cut: Double) -> Int {
         var low = 0, high = values.count
         while low < high {
             let mid = (low + high) / 2
             if Double(values[mid]) < cut { low = mid + 1 } else { high = mid }
         }
-        return Double(values.count - low) / Double(values.count) * 100
+        return low
     }
 
     /// Otsu's threshold over equal bins of lo...hi: the bin edge maximising the between-class variance.
@@ -92,6 +97,17 @@ extension SubjectCut {
     static func cut(_ c: EffectContext, plane: Node, sorted: [Float]) throws -> Double? {
         let face = try faceDisparity(c)
         return c.statistics.cut(plane.key, face: face) { disparity(sortedValid: sorted, face: face) }
+    }
+
+    /// The subject's disparity: the face's when one is known, else the median of the near class (the samples at
+    /// or above the cut). Nil without depth.
+    static func subjectDisparity(_ c: EffectContext) throws -> Double? {
+        if let face = try faceDisparity(c) { return face }
+        guard let (plane, _, cut) = try photoCut(c) else { return nil }
+        let sorted = c.statistics.sortedValid(plane.key, try c.native(plane))
+        let first = firstIndex(sortedValid: sorted, atOrAbove: cut)
+        guard first < sorted.count else { return nil }
+        return Double(sorted[first + (sorted.count - first) / 2])
     }
 
     /// A subject mask from depth alone, for photos without a portrait matte: everything nearer than the cut,
