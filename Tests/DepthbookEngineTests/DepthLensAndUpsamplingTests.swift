@@ -52,6 +52,25 @@ struct DepthLensAndUpsamplingTests {
         #expect(corner.x > 0 && corner.y > 0)
     }
 
+    /// Re-distorting a barrel correction reads the corners from beyond the rectified frame: those pixels are
+    /// black, exactly where the model sends them out of the frame, and every other pixel is sampled.
+    @Test func pixelsReadFromBeyondTheFrameAreBlack() throws {
+        let white = Raster<Float>(width: Self.w, height: Self.h, channels: 3, repeating: 1)
+        let warp = try LensWarp(model: Self.barrel, direction: .distort, strength: 4)
+        let out = try DepthScenes.render(try EngineFixtures.source(white).applying(warp)).samples
+        let size = PixelSize(width: Self.w, height: Self.h)
+        var black = 0
+        for y in 0..<Self.h { for x in 0..<Self.w {
+            let s = warp.sourcePosition(Double(x) + 0.5, Double(y) + 0.5, size: size)
+            let outside = s.x < 0 || s.y < 0 || s.x > Double(Self.w) || s.y > Double(Self.h)
+            let v = out[(y * Self.w + x) * 3]
+            #expect(outside ? v == 0 : abs(v - 1) < 1e-6, "(\(x), \(y)) reads (\(s.x), \(s.y))")
+            if outside { black += 1 }
+        } }
+        #expect(black > 0, "the exaggerated warp reads from beyond the frame somewhere")
+        #expect(out[((Self.h - 1) * Self.w + Self.w - 1) * 3] == 0, "the corner farthest from the centre is outside")
+    }
+
     @Test func correctThenDistortReturnsNearTheInput() throws {
         let corrected = try EngineFixtures.source(Self.image).applying(LensWarp(model: Self.barrel, direction: .correct))
         let back = try corrected.applying(LensWarp(model: Self.barrel, direction: .distort))

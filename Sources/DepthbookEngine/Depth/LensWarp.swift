@@ -3,8 +3,10 @@
 /// `correct`: make the picture rectilinear. Each output (undistorted) pixel reads the input where the lens
 /// put it, through the forward description (AVCameraCalibrationData's lookup table, as the header's
 /// reference code rectifies). `distort`: put the lens's geometry back. Each output (distorted) pixel reads
-/// the rectilinear input at the undistorted point, through the inverse description. Bilinear sampling,
-/// edges clamped. `strength` scales the magnification (1 = the calibration; 0 = no warp, the input back).
+/// the rectilinear input at the undistorted point, through the inverse description. Bilinear sampling; a
+/// pixel that reads from beyond the input's frame is black (0), as the dolly zoom shows what the photo never
+/// saw, instead of a streak of clamped edge pixels. `strength` scales the magnification (1 = the calibration;
+/// 0 = no warp, the input back).
 public struct LensWarp: Filter {
     public enum Direction: String, Sendable, CaseIterable {
         case correct
@@ -66,7 +68,12 @@ public struct LensWarp: Filter {
                 for row in rows {
                     for col in 0..<region.width {
                         let s = sourcePosition(Double(region.x + col) + 0.5, Double(region.y + row) + 0.5, size: size)
-                        input.sampleBilinear(Float(s.x), Float(s.y), into: o.pointer + (row * region.width + col) * ch)
+                        let at = o.pointer + (row * region.width + col) * ch
+                        if s.x < 0 || s.y < 0 || s.x > Double(size.width) || s.y > Double(size.height) {
+                            at.update(repeating: 0, count: ch)
+                        } else {
+                            input.sampleBilinear(Float(s.x), Float(s.y), into: at)
+                        }
                     }
                 }
             }
