@@ -21,16 +21,19 @@ struct DollyZoomEffect: Effect {
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let depth = try DepthSupport.depth(try inputs.built("depth"), c, effect: description.id)
-        let point = p[Self.point] ?? (0.5, 0.5)
+        // Untapped, the plane that keeps its size is the subject's (the face, else the middle of the near class).
+        let chosen = p.isGiven(Self.point) ? nil : try SubjectCut.subjectPoint(c)
+        let point = chosen ?? p[Self.point] ?? (0.5, 0.5)
         guard let focal = DepthSupport.median(try c.native(depth), at: point, radius: 0.01), focal > 0 else {
             throw EffectError.badInput(effect: description.id, message: "no depth at the focal point; tap somewhere else")
         }
-        if p[Self.dolly] == 0 { return BuiltNode(image, role: .image) }
+        let picked: [String: ParameterValue] = chosen.map { ["point": .point(x: $0.x, y: $0.y)] } ?? [:]
+        if p[Self.dolly] == 0 { return BuiltNode(image, role: .image, chosen: picked) }
         let k = DepthSupport.intrinsics(c)
         let zoom = try DollyZoom(dolly: p[Self.dolly], focalDepth: focal, focalLength: (k.fx + k.fy) / 2, cx: k.cx, cy: k.cy,
                                  stretchesEdges: p[Self.edges] == "stretch",
                                  stretchesUncovered: p[Self.uncovered] == "stretch", step: p.int(Self.meshStep))
-        return BuiltNode(try Node(zoom, [image, depth]), role: .image, marker: focal)
+        return BuiltNode(try Node(zoom, [image, depth]), role: .image, marker: focal, chosen: picked)
     }
 }
 

@@ -44,4 +44,11 @@ enum DepthPlaneFill {
         for v in samples where !v.isNaN && (!positive || v > 0) { best = Swift.max(best ?? v, v) }
         return best
     }
+
+    /// The smallest valid sample (not NaN, and above 0 when `positive`), or nil when there is none.
+    static func smallestValid(_ samples: [Float], positive: Bool) -> Float? {
+        var best: Float?
+        for v in samples where !v.isNaN && (!positive || v > 0) { best = Swift.min(best ?? v, v) }
+        return best
+    }
 }

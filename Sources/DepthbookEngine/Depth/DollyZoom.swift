@@ -85,7 +85,11 @@ public struct DollyZoom: Filter {
         [RenderTarget(size: target.size), RenderTarget(size: target.size)]
     }
 
-    /// The radial scale factor of a point at depth `z`.
+    /// The largest share of the distance to the nearest depth the camera travels towards the scene.
+    public static let nearestTravel = 0.6
+
+    /// The radial scale factor of a point at depth `z` (while the travel is under `nearestTravel` of the
+    /// nearest depth).
     public func radialScale(depth z: Double) -> Double {
         let t = dolly * focalDepth
         return z * (focalDepth - t) / (focalDepth * (z - t))
@@ -103,7 +107,10 @@ public struct DollyZoom: Filter {
         let skirt: Float? = stretchesEdges ? Float(max(size.width, size.height)) : nil
         var mesh = WarpMesh(us: WarpMesh.stops(length: size.width, step: step, skirt: skirt),
                             vs: WarpMesh.stops(length: size.height, step: step, skirt: skirt))
-        let zf = Float(focalDepth), t = Float(dolly * focalDepth)
+        // The camera never travels past `nearestTravel` of the way to the nearest thing in the photo: as it
+        // nears a surface that surface's magnification grows without bound (a leaf filled a whole frame).
+        let near = DepthPlaneFill.smallestValid(depth.samples, positive: true) ?? far
+        let zf = Float(focalDepth), t = min(Float(dolly * focalDepth), Float(Self.nearestTravel) * near)
         let px = Float(cx * scale), py = Float(cy * scale)
         var value: Float = 0
         for k in 0..<(mesh.columns * mesh.rows) {
