@@ -55,6 +55,19 @@ struct DepthGeometryTests {
         _ = img
     }
 
+    /// Travel past the nearest depth is held at `nearestTravel` of it: asked for 0.9 of the way to the focal plane
+    /// (beyond the square at 0.5, which would vanish behind the camera), the camera stops at 0.3, 60 % of the way
+    /// to the square, and the picture is the one a travel of 0.3 makes.
+    @Test func theCameraStopsShortOfTheNearestDepth() throws {
+        let (img, depth) = try sources()
+        let far = try DepthScenes.render(try Node(DollyZoom(dolly: 0.9, focalDepth: 1, focalLength: Self.focal, cx: 20, cy: 15,
+                                                            stretchesUncovered: false), [img, depth])).samples
+        let held = try DepthScenes.render(try Node(DollyZoom(dolly: 0.3, focalDepth: 1, focalLength: Self.focal, cx: 20, cy: 15,
+                                                             stretchesUncovered: false), [img, depth])).samples
+        #expect(DollyZoom.nearestTravel == 0.6)
+        #expect(EngineFixtures.maxDifference(far, held) < 1e-6)
+    }
+
     @Test func movingInInBlackModeUncoversBlackBorders() throws {
         let (img, depth) = try sources()
         let node = try Node(DollyZoom(dolly: 0, focalDepth: 0.5, focalLength: Self.focal, cx: 20, cy: 15, stretchesUncovered: false), [img, depth])
