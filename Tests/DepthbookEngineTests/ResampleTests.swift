@@ -4,6 +4,23 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5)))
 struct ResampleTests {
+    /// An enlarged input (a depth mask brought up to the photo) is rendered at no less than half the output's
+    /// pixels across, up to its native size; a reduced one at its native size times the render scale.
+    @Test func enlargedInputsAreRenderedAtHalfTheOutputsPixelsAtLeast() throws {
+        let up = try Resample(to: PixelSize(width: 1000, height: 500))
+        func input(_ native: PixelSize, at width: Int, of resample: Resample) -> PixelSize {
+            let target = RenderTarget(size: PixelSize(width: width, height: width * resample.size.height / resample.size.width))
+            return resample.inputTargets(for: target, extent: resample.size, inputExtents: [native])[0].size
+        }
+        // 200 px of a 1000-px extent: the photo's scale would give 20 px; half the output is 100, the native size.
+        #expect(input(PixelSize(width: 100, height: 50), at: 200, of: up) == PixelSize(width: 100, height: 50))
+        #expect(input(PixelSize(width: 100, height: 50), at: 100, of: up) == PixelSize(width: 50, height: 25))
+        // At full size the render scale is 1: the input at its native size, as before.
+        #expect(input(PixelSize(width: 100, height: 50), at: 1000, of: up) == PixelSize(width: 100, height: 50))
+        // A reduction keeps the render scale: 4000 px to a 1000-px extent at 200 px reads the input at 800.
+        #expect(input(PixelSize(width: 4000, height: 2000), at: 200, of: up) == PixelSize(width: 800, height: 400))
+    }
+
     @Test(arguments: [
         (7, 5, 1, 29, 21, ResamplingMethod.bilinear), (7, 5, 3, 28, 20, .bicubic), (13, 11, 1, 40, 31, .lanczos),
         (40, 30, 1, 13, 9, .bilinear), (40, 30, 3, 10, 7, .lanczos), (9, 8, 1, 23, 5, .nearest),
