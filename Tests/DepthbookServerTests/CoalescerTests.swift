@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 @testable import DepthbookServer
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct CoalescerTests {
     final class Answers: Sendable {
         let got = Mutex<[String]>([])

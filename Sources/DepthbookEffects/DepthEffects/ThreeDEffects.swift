@@ -54,8 +54,13 @@ struct PointCloudEffect: Effect {
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let depth = try DepthSupport.depth(try inputs.built("depth"), c, effect: description.id)
+        // The orbit turns about the subject (the face, else the middle of the near class), not the scene's median
+        // depth: on a rear-camera photo that is the wall behind, and the subject swung out of the frame.
+        let subject = try SubjectCut.subjectPoint(c)
+        let pivot = try subject.flatMap { DepthSupport.median(try c.native(depth), at: $0, radius: 0.01) }
         let render = try PointCloudRender(yaw: p[Self.yaw], pitch: p[Self.pitch], distance: p[Self.distance],
-                                          pointSize: p[Self.pointSize], intrinsics: DepthSupport.intrinsics(c))
+                                          pointSize: p[Self.pointSize], intrinsics: DepthSupport.intrinsics(c),
+                                          pivotDepth: pivot)
         return BuiltNode(try Node(render, [image, depth]), role: .image)
     }
 }

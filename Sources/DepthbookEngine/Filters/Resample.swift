@@ -38,7 +38,7 @@ public struct Resample: Filter {
     /// keeps its steps under two output pixels, which the enlargement's interpolation smooths away, at a
     /// quarter of the work a full share costs every frame of a drag (measured: gaps of 76–99 ms at a full share
     /// against 66–79 ms before, on the pug's depth-threshold drag).
-    static let leastInputShare = 0.5
+    public static let leastInputShare = 0.5
 
     /// The input's frame at this render: its native size times the render scale, or, when that is coarser than
     /// half the output's pixels across, that many (never more than native).
