@@ -167,4 +167,22 @@ struct DepthGeometryTests {
         func covered(_ b: PixelBuffer) -> Int { (0..<(Self.w * Self.h)).filter { b.samples[$0 * 3 + 2] > 0 }.count }
         #expect(covered(far) < covered(near) / 2)
     }
+
+    /// Orbiting about the near square's depth keeps the square where it was (it sits on the optical axis);
+    /// orbiting about the median depth (the background) swings it sideways.
+    @Test func theOrbitTurnsAboutThePivotDepth() throws {
+        var marked = Self.image
+        for y in 10..<20 { for x in 15..<25 { marked[x, y, 0] = 5 } }
+        let img = try EngineFixtures.source(marked, id: "marked")
+        let depth = try EngineFixtures.source(Self.depth, id: "depth", hasHoles: true)
+        let k = PinholeIntrinsics(fx: 30, fy: 30, cx: 20, cy: 15)
+        func squareCentreX(_ pivot: Double?) throws -> Double {
+            let out = try DepthScenes.render(try Node(PointCloudRender(yaw: 30, pitch: 0, distance: 0, intrinsics: k, pivotDepth: pivot),
+                                                      [img, depth])).samples
+            let xs = (0..<(Self.w * Self.h)).filter { out[$0 * 3] > 2 }.map { Double($0 % Self.w) + 0.5 }
+            return xs.isEmpty ? .nan : xs.reduce(0, +) / Double(xs.count)
+        }
+        #expect(abs(try squareCentreX(0.5) - 20) < 1.5)
+        #expect(abs(try squareCentreX(nil) - 20) > 4)
+    }
 }
