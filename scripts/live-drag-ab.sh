@@ -16,6 +16,7 @@ start() {  # binary, data directory
     pkill -f "serve --port 8090" || true
     sleep 1
     "$1" serve --port 8090 --data "$2" > "$2.log" 2>&1 &
+    until curl -sf -o /dev/null "http://127.0.0.1:8090/healthz"; do sleep 0.2; done
     until [ "$(ls "$2/samples" 2>/dev/null | wc -l)" -ge 3 ]; do sleep 1; done
 }
 for round in $(seq "$rounds"); do

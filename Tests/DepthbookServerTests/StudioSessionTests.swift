@@ -74,14 +74,13 @@ struct StudioSessionTests {
         let got = frames(client, untilFull: 100)
         #expect(got.map(\.0.seq) == [100])
         #expect(got.map(\.1) == ["mask:100"])
-        // The preparation below runs in the background after the newest frame went out: wait for it (10 s at most).
+        // Then, in the background once the newest frame went out, the cell is rendered as a drag would: once
+        // more at its width, twice at the coarse width (half of 1024). Wait for them (10 s at most).
         let deadline = ContinuousClock.now + .seconds(10)
-        while backend.gate.rendered.withLock({ $0.count }) < 3, ContinuousClock.now < deadline { usleep(10_000) }
+        while backend.gate.rendered.withLock({ $0.count }) < 5, ContinuousClock.now < deadline { usleep(10_000) }
         let rendered = backend.gate.rendered.withLock { $0 }
-        #expect(rendered.filter { $0.cell == "mask" }.count == 2, "only the first and the newest were rendered")
-        // Besides them, once per photo and width: the photo reduced to a drag's coarse width (half of 1024).
-        #expect(rendered.filter { $0.cell != "mask" }.map(\.cell) == ["photo.image"])
-        #expect(rendered.filter { $0.cell != "mask" }.map(\.width) == [512])
+        #expect(rendered.map(\.cell) == Array(repeating: "mask", count: 5), "only the first and the newest were rendered, then the preparation")
+        #expect(rendered.map(\.width) == [1024, 1024, 1024, 512, 512])
         // A stale sequence number is refused, and the session lives on.
         #expect(client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 1], "seq": 50])?.errorCode == "bad_request")
         #expect(client.request(["type": "listSamples"])?.ok == true)

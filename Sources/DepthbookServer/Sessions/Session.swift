@@ -37,15 +37,16 @@ public final class Session: Sendable {
         var connections: [UInt64: Attached] = [:]
         var detachedSince: ContinuousClock.Instant?
         var histograms = Coalescer<HistogramKey, Result<HistogramReply, ProtocolError>>(limit: Session.histogramsWaiting)
-        /// Photos already reduced to a drag's coarse width (`prepareCoarse`), so it is done once per photo and width.
-        var preparedCoarse: Set<CoarseSize> = []
+        /// Cells already prepared for a drag on a photo at a preview width (`prepareForDrag`): once each.
+        var preparedForDrag: Set<PreparedPreview> = []
         /// Whether an export of this session is being rendered (one at a time).
         var exporting = false
         var frameStamp: UInt64 = 0
     }
 
-    struct CoarseSize: Hashable, Sendable {
+    struct PreparedPreview: Hashable, Sendable {
         var photo: PhotoReference
+        var cell: String
         var width: Int
     }
 
@@ -232,10 +233,13 @@ public final class Session: Sendable {
             s.cancelFlags[job.ticket] = nil
             let actions = s.scheduler.finished(job, outcome: outcome, shared: pool.othersBusy(than: owner))
             let delivered = actions.contains(.deliver(job))
-            var prepare: Int?
-            if delivered, !job.coarse, job.request.target.isPreview, let photo = s.photo?.reference {
-                let width = RenderJob(ticket: 0, request: job.request, coarse: true).target.width
-                if s.preparedCoarse.insert(CoarseSize(photo: photo, width: width)).inserted { prepare = width }
+            var prepare: RenderJob?
+            // Only while the session has the machine to itself: with others rendering, their frames come first
+            // (twenty sessions' p95 rose from about 240 to 270 ms when every session prepared its cells).
+            if delivered, !job.coarse, !job.refresh, job.request.target.isPreview, let photo = s.photo?.reference,
+               !pool.othersBusy(than: owner),
+               s.preparedForDrag.insert(PreparedPreview(photo: photo, cell: slot.cell, width: job.target.width)).inserted {
+                prepare = job
             }
             if outcome == .cancelled || (frame != nil && !delivered) { StudioMetrics.shared.frameSuperseded() }
             if let frame, delivered {
@@ -245,7 +249,7 @@ public final class Session: Sendable {
             }
             return (actions, s.connections.values.map(\.connection), prepare)
         }
-        if let prepare { prepareCoarse(width: prepare) }
+        if let prepare { prepareForDrag(prepare) }
         for action in actions {
             switch action {
             case .deliver:
@@ -268,12 +272,18 @@ public final class Session: Sendable {
         perform(actions)
     }
 
-    /// Reduces the photo to a drag's coarse width in the background, once a preview at twice that width is up:
-    /// the first coarse frame of the first drag on a 12 MP photo otherwise waits for that reduction (59 ms of a
-    /// 100 ms first change on the pug; 1–2 ms for every later one).
-    private func prepareCoarse(width: Int) {
+    /// Once a cell's first full preview on a photo is up, renders it again in the background as a drag would:
+    /// at the same width once more and at the coarse width twice, frames nobody is sent. The photo is then
+    /// reduced to the coarse width, and the sides of the recipe that a slider does not move are kept at both
+    /// widths (a pointwise stage is kept the second time it is asked for, `RenderCache.isRepeat`). Without it
+    /// the first changes of the first drag paid for both: the first coarse frame of the pug's result waited
+    /// 59 ms for the reduction, and the longest gap a person saw was always the second one, 76–89 ms.
+    private func prepareForDrag(_ job: RenderJob) {
+        let cell = job.request.slot.cell, full = job.target, coarse = RenderJob(ticket: 0, request: job.request, coarse: true).target
         withRenderer({ notebook, renderer in
-            _ = try renderer.render(notebook: notebook, cell: "photo.image", target: .preview(width: width), isCancelled: { false })
+            for target in [full, coarse, coarse] {
+                _ = try renderer.render(notebook: notebook, cell: cell, target: target, isCancelled: { false })
+            }
         }, completion: { _ in })
     }
 
