@@ -21,7 +21,8 @@ export class ParamEdits {
         const session = this.session;
         const cell = session.cell(cellId);
         if (!cell) return;
-        const pending = this.pending.get(cellId) ?? { params: {}, unset: new Set(), previous: {}, interactive: true };
+        const waiting = this.pending.get(cellId);
+        const pending = waiting ?? { params: {}, unset: new Set(), previous: {}, interactive: true };
         if (!(name in pending.previous)) pending.previous[name] = cell.params?.[name];
         const params = { ...(cell.params ?? {}) };
         if (value === undefined) {
@@ -37,7 +38,8 @@ export class ParamEdits {
         cell.params = params;
         pending.interactive = interactive;
         this.pending.set(cellId, pending);
-        for (const id of this.rendered(cellId)) session.previews.awaiting(id, 'pending');
+        // Once per batch, not per input event: the previews this change will render wait for it.
+        if (!waiting) for (const id of this.rendered(cellId)) session.previews.awaiting(id, 'pending');
         session.setEdited(true);
         this.schedule();
     }

@@ -103,8 +103,8 @@ extension SubjectCut {
     /// or above the cut). Nil without depth.
     static func subjectDisparity(_ c: EffectContext) throws -> Double? {
         if let face = try faceDisparity(c) { return face }
-        guard let (plane, _, cut) = try photoCut(c) else { return nil }
-        let sorted = c.statistics.sortedValid(plane.key, try c.native(plane))
+        guard let (plane, buffer, cut) = try photoCut(c) else { return nil }
+        let sorted = c.statistics.sortedValid(plane.key, buffer)
         let first = firstIndex(sortedValid: sorted, atOrAbove: cut)
         guard first < sorted.count else { return nil }
         return Double(sorted[first + (sorted.count - first) / 2])

@@ -66,21 +66,12 @@ public enum ReplyEncoder {
         (try? Array(encoder().encode(NotebookEvent(notebook: notebook, photo: photo)))) ?? []
     }
 
+    /// Synthesised encoding leaves a nil notebook or photo out.
     private struct NotebookEvent: Encodable {
-        let type = "event"
-        let event = "notebook"
+        var type = "event"
+        var event = "notebook"
         let notebook: Notebook?
         let photo: JSONValue?
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(type, forKey: .type)
-            try c.encode(event, forKey: .event)
-            try c.encodeIfPresent(notebook, forKey: .notebook)
-            try c.encodeIfPresent(photo, forKey: .photo)
-        }
-
-        enum CodingKeys: String, CodingKey { case type, event, notebook, photo }
     }
 
     /// Any encodable value as a `JSONValue`, to place inside an event.

@@ -28,6 +28,10 @@ final class EffectsRenderer: PhotoRenderer {
         return frame
     }
 
+    func prepare(notebook: Notebook, cell: String, target: CellRenderRequest) throws {
+        _ = try notebookRenderer.render(notebook: notebook, cell: cell, request: target)
+    }
+
     func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply {
         try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins)
     }

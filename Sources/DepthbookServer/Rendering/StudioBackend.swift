@@ -76,6 +76,15 @@ public protocol PhotoRenderer: AnyObject, Sendable {
     func export(notebook: Notebook, export: StudioRequest.Export,
                 progress: @escaping @Sendable (Double) -> Void,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedFile
+    /// Renders a cell for what it leaves in the caches, not for a frame: no JPEG is made.
+    func prepare(notebook: Notebook, cell: String, target: CellRenderRequest) throws
+}
+
+extension PhotoRenderer {
+    /// A renderer without caches of its own to fill prepares by rendering.
+    public func prepare(notebook: Notebook, cell: String, target: CellRenderRequest) throws {
+        _ = try render(notebook: notebook, cell: cell, target: target, isCancelled: { false })
+    }
 }
 
 /// A bundled sample photo as `listSamples` describes it.

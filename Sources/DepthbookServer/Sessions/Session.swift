@@ -282,7 +282,7 @@ public final class Session: Sendable {
         let cell = job.request.slot.cell, full = job.target, coarse = RenderJob(ticket: 0, request: job.request, coarse: true).target
         withRenderer({ notebook, renderer in
             for target in [full, coarse, coarse] {
-                _ = try renderer.render(notebook: notebook, cell: cell, target: target, isCancelled: { false })
+                try renderer.prepare(notebook: notebook, cell: cell, target: target)
             }
         }, completion: { _ in })
     }
