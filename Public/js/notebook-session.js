@@ -37,6 +37,7 @@ export class NotebookSession extends EventTarget {
         this.store = store;
         this.target = target;
         this.sessionId = null;
+        this.resumeKey = null;
         this.role = 'edit';
         /** 'full', or 'read' when the studio has an access token this page does not hold. */
         this.access = 'full';
@@ -87,17 +88,20 @@ export class NotebookSession extends EventTarget {
         const samePage = stored.path === location.pathname;
         // The tab's session is reused even for another notebook, rather than leaving one behind.
         const resumeId = this.sessionId ?? stored.session;
+        // The session's id is public (watch links carry it); only its resume key makes this page its editor again.
+        const resumeKey = this.resumeKey ?? stored.resume;
         const watch = new URLSearchParams(location.search).get('watch');
         try {
             const fields = { protocol: 1 };
             if (watch) fields.watch = watch;
-            else if (resumeId) fields.session = resumeId;
+            else if (resumeId && resumeKey) Object.assign(fields, { session: resumeId, resume: resumeKey });
             const hello = await this.socket.request('hello', fields);
             this.sessionId = hello.session;
+            this.resumeKey = hello.resume ?? null;
             this.role = hello.role ?? 'edit';
             this.access = hello.access ?? 'full';
             this.limits = hello.limits ?? this.limits;
-            if (!watch) this.store.save({ session: hello.session, path: location.pathname });
+            if (!watch) this.store.save({ session: hello.session, resume: hello.resume, path: location.pathname });
             await this.loadCatalogs();
             if (this.access === 'read' && !watch) {
                 // Without the token the page may open and look: the notebook as saved, never local edits.

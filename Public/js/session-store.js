@@ -1,6 +1,6 @@
 /**
  * What a browser tab remembers across a refresh (sessionStorage, so each tab has its own): the server
- * session id to resume, the notebook as last edited, the photo facts, and the last sequence number used
+ * session id and resume key, the notebook as last edited, the photo facts, and the last sequence number used
  * (the server never answers a request older than the newest it has seen for a cell, so numbering must keep
  * rising across a refresh of the same session).
  */
@@ -13,7 +13,7 @@ export class SessionStore {
         this.known = null;
     }
 
-    /** @returns {{session?: string, path?: string, notebook?: object, photo?: object, shared?: string|null, seq?: number, collapsed?: string[], edited?: boolean}} */
+    /** @returns {{session?: string, resume?: string, path?: string, notebook?: object, photo?: object, shared?: string|null, seq?: number, collapsed?: string[], edited?: boolean}} */
     load() {
         try {
             const value = JSON.parse(this.storage.getItem(KEY) ?? '{}');

@@ -51,7 +51,9 @@ public final class StudioServer: Sendable {
                                                        limitBytes: configuration.uploadLimitBytes,
                                                        decoded: { photos.offer($0) }),
                                 stats: {
-                                    ServerStats(rssMb: ProcessMemory.residentMegabytes() ?? 0, sessions: hub.count,
+                                    ServerStats(rssMb: ProcessMemory.residentMegabytes() ?? 0,
+                                                peakRssMb: Double(ProcessMemory.peakResidentBytes() ?? 0) / 1_048_576,
+                                                sessions: hub.count,
                                                 budgetMb: Double(configuration.memoryBudget.totalBytes >> 20),
                                                 photosMb: Double(photos.bytes) / 1_048_576,
                                                 cachesMb: Double(backend.cacheBytesHeld) / 1_048_576)
@@ -60,7 +62,8 @@ public final class StudioServer: Sendable {
                                     StudioMetrics.shared.exposition(.init(
                                         sessions: hub.count, queuedRenders: pool.queuedCount,
                                         budgetBytesInUse: photos.bytes + backend.cacheBytesHeld,
-                                        budgetBytes: configuration.memoryBudget.totalBytes))
+                                        budgetBytes: configuration.memoryBudget.totalBytes,
+                                        residentBytes: ProcessMemory.residentBytes() ?? 0))
                                 })
         transport = WebSocketTransport(
             configuration: configuration, maxMessageBytes: RequestDecoder.maxMessageBytes,

@@ -1,4 +1,4 @@
-import DepthbookEngine
+@testable import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
@@ -26,6 +26,15 @@ struct DepthBlurTests {
     @Test func f22WithFocusEverywhereIsTheInput() throws {
         let node = try blurNode(DepthBlur(aperture: 22, maxRadius: 40, focusNear: 0, focusFar: 1, low: 0.5, high: 2))
         #expect(try DepthScenes.render(node).samples == Self.image.samples)
+    }
+
+    /// A wide aperture makes the blurry copy (its reach is past the direct gather) although no pixel is out of
+    /// focus: every block of the copy is empty. That trapped on a negative reach (the pug's depth of field at
+    /// the page's 736-px width); it is the input.
+    @Test func aWideApertureWithEveryPixelInFocusIsTheInput() throws {
+        let blur = try DepthBlur(aperture: 1.4, maxRadius: 400, focusNear: 0, focusFar: 1, low: 0.5, high: 2)
+        #expect(DepthBlur.factor(reach: blur.reach(scale: 1)) > 1)
+        #expect(try DepthScenes.render(blurNode(blur)).samples == Self.image.samples)
     }
 
     @Test func backgroundBlursWithoutHalosAndTheSubjectStaysSharp() throws {

@@ -18,7 +18,7 @@ struct ProtocolCodingTests {
 
     @Test func decodesEachRequestType() throws {
         #expect(try decode(#"{"id":1,"type":"hello","protocol":1,"session":"abc"}"#).1.get()
-                == .hello(.init(protocol: 1, session: "abc", watch: nil)))
+                == .hello(.init(protocol: 1, session: "abc", resume: nil, watch: nil)))
         #expect(try decode(#"{"id":2,"type":"setParams","cell":"mask","params":{"percentile":40,"mode":"soft","on":true,"at":[0.5,0.25]},"seq":9,"interactive":true,"extra":1}"#).1.get()
                 == .setParams(.init(cell: "mask", params: ["percentile": .number(40), "mode": .choice("soft"), "on": .bool(true),
                                                            "at": .point(x: 0.5, y: 0.25)], seq: 9, interactive: true)))

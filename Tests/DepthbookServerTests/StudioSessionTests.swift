@@ -11,13 +11,15 @@ struct StudioSessionTests {
         try openedWithSession(studio, id: id).client
     }
 
-    func openedWithSession(_ studio: Studio, id: UInt64 = 1) throws -> (client: TestClient, session: String) {
+    func openedWithSession(_ studio: Studio, id: UInt64 = 1) throws -> (client: TestClient, session: String, resume: String) {
         let client = TestClient(studio: studio, id: id)
         let hello = try #require(client.request(["type": "hello", "protocol": 1]))
-        guard case .string(let session) = hello.result["session"] else { throw ProtocolError.badRequest("no session in \(hello)") }
+        guard case .string(let session) = hello.result["session"], case .string(let resume) = hello.result["resume"] else {
+            throw ProtocolError.badRequest("no session or resume key in \(hello)")
+        }
         let open = try #require(client.request(["type": "openNotebook", "name": "depth-threshold"]))
         #expect(open.ok, "\(open)")
-        return (client, session)
+        return (client, session, resume)
     }
 
     /// Frames in arrival order until `done` holds for them (or 10 s pass with nothing new: a recorded failure).
@@ -117,7 +119,7 @@ struct StudioSessionTests {
 
     @Test func watchersSeeTheSameFramesAndCannotEdit() throws {
         let studio = try StudioFixture.studio()
-        let (editor, session) = try openedWithSession(studio, id: 1)
+        let (editor, session, _) = try openedWithSession(studio, id: 1)
         let watcher = TestClient(studio: studio, id: 2)
         let hello = try #require(watcher.request(["type": "hello", "protocol": 1, "watch": .string(session)]))
         #expect(hello.result["role"] == "watch")
@@ -132,13 +134,16 @@ struct StudioSessionTests {
 
     @Test func aSessionSurvivesAReconnectWithinTheGracePeriod() throws {
         let studio = try StudioFixture.studio()
-        let (first, session) = try openedWithSession(studio, id: 1)
+        let (first, session, resume) = try openedWithSession(studio, id: 1)
         _ = first.request(["type": "setParams", "cell": "mask", "params": ["percentile": 33], "seq": 1])
         _ = frames(first, untilFull: 1)
         studio.disconnected(first.connection)
         #expect(studio.hub.sweep() == 0, "still within the grace period")
+        // The id alone is what a watch link carries: it starts a session of its own.
+        let stranger = try #require(TestClient(studio: studio, id: 3).request(["type": "hello", "protocol": 1, "session": .string(session)]))
+        #expect(stranger.result["resumed"] == false && stranger.result["session"] != .string(session))
         let second = TestClient(studio: studio, id: 2)
-        let hello = try #require(second.request(["type": "hello", "protocol": 1, "session": .string(session)]))
+        let hello = try #require(second.request(["type": "hello", "protocol": 1, "session": .string(session), "resume": .string(resume)]))
         #expect(hello.result["resumed"] == true)
         #expect(hello.result["session"] == .string(session))
         guard case .object(let notebook) = hello.result["notebook"], case .array(let cells) = notebook["cells"] else {
@@ -151,11 +156,11 @@ struct StudioSessionTests {
 
     @Test func anExpiredSessionIsGone() throws {
         let studio = try StudioFixture.studio(grace: .zero)
-        let (first, session) = try openedWithSession(studio, id: 1)
+        let (first, session, resume) = try openedWithSession(studio, id: 1)
         studio.disconnected(first.connection)
         #expect(studio.hub.sweep(now: .now + .seconds(1)) == 1)
         let second = TestClient(studio: studio, id: 2)
-        let hello = try #require(second.request(["type": "hello", "protocol": 1, "session": .string(session)]))
+        let hello = try #require(second.request(["type": "hello", "protocol": 1, "session": .string(session), "resume": .string(resume)]))
         #expect(hello.result["resumed"] == false)
         #expect(hello.result["session"] != .string(session))
     }

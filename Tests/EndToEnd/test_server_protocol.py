@@ -149,15 +149,36 @@ def test_watchers_follow_and_cannot_edit(server):
 
 def test_a_session_survives_a_reconnect(server):
     first = Client(server)
-    session = first.ok("hello", protocol=1)["session"]
+    opened = first.ok("hello", protocol=1)
+    session, key = opened["session"], opened["resume"]
     first.ok("openNotebook", name="depth-threshold", timeout=120)
-    first.ok("setNotebook", notebook=dict(first.ok("hello", protocol=1, session=session)["notebook"], title="Before the drop"))
+    first.ok("setNotebook", notebook=dict(first.ok("hello", protocol=1, session=session, resume=key)["notebook"], title="Before the drop"))
     first.close()
     second = Client(server)
-    hello = second.ok("hello", protocol=1, session=session)
-    assert hello["resumed"] is True and hello["session"] == session
+    hello = second.ok("hello", protocol=1, session=session, resume=key)
+    assert hello["resumed"] is True and hello["session"] == session and hello["role"] == "edit"
     assert hello["notebook"]["title"] == "Before the drop"
     assert hello["photo"]["source"] == {"sample": "portrait"}
-    fresh = second.ok("hello", protocol=1, session="no-such-session")
+    fresh = second.ok("hello", protocol=1, session="no-such-session", resume=key)
     assert fresh["resumed"] is False and fresh["session"] != session
     second.close()
+
+
+def test_a_watch_link_never_becomes_the_editor(server):
+    """The id a watch link carries is public: presenting it as `session`, with no resume key or a wrong one,
+    starts a session of one's own; the editor keeps editing and the watcher only watches."""
+    editor = Client(server)
+    opened = editor.ok("hello", protocol=1)
+    session = opened["session"]
+    assert opened["role"] == "edit" and len(opened["resume"]) == 32 and opened["resume"] != session
+    editor.ok("openNotebook", name="depth-threshold", timeout=120)
+    intruder = Client(server)
+    watched = intruder.ok("hello", protocol=1, watch=session)
+    assert watched["role"] == "watch" and "resume" not in watched
+    for fields in ({"session": session}, {"session": session, "resume": "0" * 32}, {"session": session, "resume": session}):
+        hello = intruder.ok("hello", protocol=1, **fields)
+        assert hello["resumed"] is False and hello["session"] != session and hello["role"] == "edit"
+    # The real editor was never demoted: its change is accepted.
+    assert editor.ok("setParams", cell="mask", params={"percentile": 30}, seq=1)["cell"] == "mask"
+    editor.close()
+    intruder.close()

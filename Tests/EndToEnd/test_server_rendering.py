@@ -26,9 +26,10 @@ def server(tmp_path_factory):
 
 def open_client(server) -> tuple[Client, str, dict]:
     client = Client(server)
-    session = client.ok("hello", protocol=1)["session"]
+    hello = client.ok("hello", protocol=1)
+    client.resume = hello["resume"]
     opened = client.ok("openNotebook", name=NOTEBOOK, timeout=180)
-    return client, session, opened
+    return client, hello["session"], opened
 
 
 def jpeg_size(payload: bytes) -> tuple[int, int]:
@@ -151,11 +152,12 @@ def test_export_reports_progress_and_serves_the_file(server):
 
 def test_disconnect_mid_render_then_reconnect(server):
     client, session, _ = open_client(server)
+    resume = client.resume
     for seq in range(1, 6):
         client.send("preview", cell="result", width=2048, seq=seq)
     client.close()  # gone while renders are queued and running
     again = Client(server)
-    hello = again.ok("hello", protocol=1, session=session)
+    hello = again.ok("hello", protocol=1, session=session, resume=resume)
     assert hello["resumed"] is True and hello["notebook"]["name"] == NOTEBOOK
     again.ok("preview", cell=SLIDER_CELL, width=WIDTH, seq=10)
     header, _ = again.wait_frame(SLIDER_CELL, 10)

@@ -67,12 +67,10 @@ struct EffectContext: Sendable {
         fullResolution * Double(node.extent.width) / Double(max(1, photo.width))
     }
 
-    /// The node rendered whole at its native size (cached per node key for this photo).
+    /// The node rendered whole at its native size (kept in the photo's render cache, within its budget).
+    /// Kept even by a loop's evaluator, which keeps no frame: statistics are asked for again on every frame.
     func native(_ node: Node) throws -> PixelBuffer {
-        if let hit = statistics.buffer(node.key) { return hit }
-        let buffer = try evaluator.render(node, RenderTarget(size: node.extent))
-        statistics.store(node.key, buffer)
-        return buffer
+        try Evaluator(context: evaluator.context, keepsResult: true).render(node, RenderTarget(size: node.extent))
     }
 
     /// The `p`-th percentile (0...100) of the node's valid (non-NaN) samples, nil when all are holes.

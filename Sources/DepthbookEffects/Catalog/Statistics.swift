@@ -36,12 +36,17 @@ enum Statistics {
     }
 }
 
-/// Native-resolution renders of nodes that statistics were taken from, and their sorted valid samples, kept
-/// per renderer (per photo): moving a percentile slider then costs a lookup, not a render and a sort.
+/// Statistics kept per renderer (per photo), so moving a percentile slider costs a lookup, not a render and
+/// a sort. The native renders and sorted samples live in the renderer's own render cache, which the server's
+/// memory budget bounds with everything else it keeps; only the cuts (one number each) are kept here.
 final class StatisticsCache: Sendable {
-    private let entries = Mutex([NodeKey: PixelBuffer]())
-    private let sorted = Mutex([NodeKey: [Float]]())
+    private let store: RenderCache
     private let cuts = Mutex([CutKey: Double?]())
+
+    /// `store` is the renderer's cache; alone (a test, a one-off loop) a small cache of its own.
+    init(store: RenderCache = RenderCache(byteLimit: 64 << 20)) {
+        self.store = store
+    }
 
     private struct CutKey: Hashable {
         let plane: NodeKey
@@ -60,23 +65,13 @@ final class StatisticsCache: Sendable {
         return found
     }
 
-    func buffer(_ key: NodeKey) -> PixelBuffer? { entries.withLock { $0[key] } }
-
-    func store(_ key: NodeKey, _ buffer: PixelBuffer) {
-        entries.withLock { e in
-            // A handful of statistics sources per notebook; forget them all rather than grow without bound.
-            if e.count > 64 { e.removeAll() }
-            e[key] = buffer
-        }
-    }
-
-    /// The valid samples of `buffer` (cached under `key`) in ascending order.
+    /// The valid samples of `buffer` (the render of node `key`) in ascending order.
     func sortedValid(_ key: NodeKey, _ buffer: PixelBuffer) -> [Float] {
-        if let hit = sorted.withLock({ $0[key] }) { return hit }
+        let sortedKey = NodeKey("sortedValid", inputs: [key])
+        if let hit = store.kept(sortedKey) { return hit.samples }
         let values = buffer.samples.filter { !$0.isNaN }.sorted()
-        sorted.withLock { s in
-            if s.count > 16 { s.removeAll() }
-            s[key] = values
+        if !values.isEmpty {
+            store.keep(sortedKey, PixelBuffer(region: PixelRect(x: 0, y: 0, width: values.count, height: 1), channels: 1, samples: values))
         }
         return values
     }

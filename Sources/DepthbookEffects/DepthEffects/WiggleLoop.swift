@@ -12,8 +12,9 @@ public enum WiggleLoop {
         guard photo.depth != nil else { throw EffectError.missingPlane("photo.disparity") }
         if parameters["phase"] != nil { throw EffectError.badRequest("the loop sets \"phase\" itself") }
         let p = try ResolvedParameters(parameters, for: WiggleEffect.description)
-        let evaluator = Evaluator(context: RenderContext(cache: RenderCache(byteLimit: 256 << 20)))
-        let context = EffectContext(photo: photo, photoID: photoID, evaluator: evaluator, statistics: StatisticsCache(), uploads: nil)
+        let cache = RenderCache(byteLimit: 256 << 20)
+        let evaluator = Evaluator(context: RenderContext(cache: cache))
+        let context = EffectContext(photo: photo, photoID: photoID, evaluator: evaluator, statistics: StatisticsCache(store: cache), uploads: nil)
         let image = try Primitives.photo(context, .image), disparity = try Primitives.photo(context, .disparity)
         let height = max(1, Int((Double(width) * Double(photo.height) / Double(max(1, photo.width))).rounded()))
         let target = RenderTarget(size: PixelSize(width: width, height: height))

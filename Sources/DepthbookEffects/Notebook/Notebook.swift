@@ -60,6 +60,9 @@ public struct Notebook: Sendable, Equatable, Codable {
         /// Characters in a note's text, a title or description, a parameter's text value.
         public var maxTextLength = 20_000
         public var maxValueLength = 1_024
+        /// Arrays and objects inside one another in a message or a notebook file (its `metadata` included).
+        /// Checked by a linear scan before any decoding: decoding a deep nest costs far more than its size.
+        public var maxJSONNesting = 32
     }
 
     public static let limits = Limits()

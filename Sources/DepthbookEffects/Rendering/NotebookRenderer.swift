@@ -8,7 +8,7 @@ public final class NotebookRenderer: Sendable {
     public let photo: Photo
     let photoID: String
     private let cache: RenderCache
-    private let statistics = StatisticsCache()
+    private let statistics: StatisticsCache
     private let uploads: (any UploadedImages)?
 
     /// `cacheBytes` bounds the rendered intermediates kept between renders; `uploads` resolves parameters
@@ -19,6 +19,7 @@ public final class NotebookRenderer: Sendable {
         self.uploads = uploads
         self.photoID = NotebookRenderer.nextID()
         self.cache = RenderCache(byteLimit: cacheBytes, budget: cacheBudget)
+        self.statistics = StatisticsCache(store: cache)
     }
 
     /// The effect catalog the page shows (`effects` request).

@@ -74,6 +74,8 @@ enum BackgroundLibrary {
 /// Backdrop makes each one once, not per render.
 final class BackgroundCache: Sendable {
     static let shared = BackgroundCache()
+    /// Most bytes of backgrounds kept (every photo and session shares them).
+    static let byteLimit = 80 << 20
     private let images = Mutex([String: RGBImage8]())
 
     func image(id: String, width: Int, height: Int) throws -> RGBImage8 {
@@ -85,7 +87,8 @@ final class BackgroundCache: Sendable {
         if let hit = images.withLock({ $0[key] }) { return hit }
         let image = try make()
         images.withLock { all in
-            if all.count >= 6 { all.removeAll() }
+            // Made at a photo's size, each is up to 36 MB at 12 MP: a few, bounded in bytes, not a count.
+            if all.values.reduce(image.samples.count, { $0 + $1.samples.count }) > Self.byteLimit { all.removeAll() }
             all[key] = image
         }
         return image

@@ -113,6 +113,25 @@ public final class RenderCache: Sendable {
         budget?.enforce()
     }
 
+    /// A buffer kept under `key` by `keep`, whatever its size (counted like any entry).
+    public func kept(_ key: NodeKey) -> PixelBuffer? {
+        state.withLock { s in
+            let stamp = now(&s)
+            guard let slot = s.slots.keys.first(where: { $0.key == key }), var entries = s.slots[slot], !entries.isEmpty else {
+                return nil
+            }
+            entries[0].lastUse = stamp
+            s.slots[slot] = entries
+            return entries[0].buffer
+        }
+    }
+
+    /// Keeps a buffer that is not a node's render (statistics made from one, such as its sorted samples) under
+    /// the same byte limit and budget as the renders, so nothing long-lived escapes the memory budget.
+    public func keep(_ key: NodeKey, _ buffer: PixelBuffer) {
+        store(key, size: PixelSize(width: buffer.region.maxX, height: buffer.region.maxY), buffer)
+    }
+
     /// Whether a pointwise result (`key` at `size`) was asked for before; notes that it is now. A fused chain
     /// recomputes its pointwise stages on every render, so one that comes back (the unchanged side of a blend
     /// while a slider moves the mask) is better rendered once and kept: the second time it is asked for, it is.

@@ -133,7 +133,7 @@ public struct DepthBlur: Filter {
         try context.checkCancelled()
         let k = Self.factor(reach: reach(scale: request.scale))
         if k == 1 {
-            let reach = Int((radii.max() ?? 0).rounded(.up))
+            let reach = Self.reach(of: radii)
             return PixelBuffer(region: region, channels: 3) { out in
                 full.gather(into: SendablePointer(out.baseAddress!), region: region, reach: reach, context: context)
             }
@@ -145,7 +145,9 @@ public struct DepthBlur: Filter {
         let needed = PixelRect(x: Self.floorDiv(region.x, k) - 1, y: Self.floorDiv(region.y, k) - 1,
                                width: Self.floorDiv(region.maxX - 1, k) - Self.floorDiv(region.x, k) + 3,
                                height: Self.floorDiv(region.maxY - 1, k) - Self.floorDiv(region.y, k) + 3).intersection(small.rect)
-        let smallReach = Int((small.radii.max() ?? 0).rounded(.up))
+        // Every block may be empty (no pixel blurry enough for the copy, though the aperture could make one):
+        // the reach is then 0, never the empty cells' -1.
+        let smallReach = Self.reach(of: small.radii)
         let wide = PixelBuffer(region: needed, channels: 4) { out in
             small.gather(into: SendablePointer(out.baseAddress!), region: needed, reach: smallReach, context: context, validity: true)
         }
@@ -191,6 +193,9 @@ public struct DepthBlur: Filter {
             }
         }
     }
+
+    /// The gather reach for a grid's radii: the largest radius rounded up, 0 when none is positive.
+    static func reach(of radii: [Float]) -> Int { Int(Swift.max(0, radii.max() ?? 0).rounded(.up)) }
 
     static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }
@@ -251,6 +256,7 @@ struct BokehGrid: Sendable {
         var acc = SIMD4<Float>(repeating: 0)
         let y0 = Swift.max(inR.y, y - reach), y1 = Swift.min(inR.maxY - 1, y + reach)
         let x0 = Swift.max(inR.x, x - reach), x1 = Swift.min(inR.maxX - 1, x + reach)
+        guard y0 <= y1, x0 <= x1 else { return acc }
         colour.withUnsafeBufferPointer { s in
             nearness.withUnsafeBufferPointer { nn in
                 radii.withUnsafeBufferPointer { rr in

@@ -17,6 +17,8 @@ public final class StudioMetrics: Sendable {
         public var queuedRenders: Int
         public var budgetBytesInUse: Int
         public var budgetBytes: Int
+        /// The process's resident memory (what the kernel counts against a container's limit).
+        public var residentBytes: Int
     }
 
     private let registry = PrometheusCollectorRegistry()
@@ -28,6 +30,7 @@ public final class StudioMetrics: Sendable {
     private let queueDepth: Gauge
     private let budgetInUse: Gauge
     private let budget: Gauge
+    private let resident: Gauge
 
     /// Seconds: from a few milliseconds (a cached preview) to a minute (a long export).
     static let renderBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
@@ -49,6 +52,7 @@ public final class StudioMetrics: Sendable {
         queueDepth = registry.makeGauge(descriptor: name("render_queue_depth", "Render jobs waiting for a worker."))
         budgetInUse = registry.makeGauge(descriptor: name("memory_budget_in_use", "Bytes of the memory budget held by decoded photos and render caches.", unit: "bytes"))
         budget = registry.makeGauge(descriptor: name("memory_budget", "The memory budget the studio plans within.", unit: "bytes"))
+        resident = registry.makeGauge(descriptor: name("process_resident", "Resident memory of the server process (VmRSS).", unit: "bytes"))
     }
 
     public func recordRender(_ kind: RenderKind, took elapsed: Duration) {
@@ -69,6 +73,7 @@ public final class StudioMetrics: Sendable {
         queueDepth.set(to: Double(snapshot.queuedRenders))
         budgetInUse.set(to: Double(snapshot.budgetBytesInUse))
         budget.set(to: Double(snapshot.budgetBytes))
+        resident.set(to: Double(snapshot.residentBytes))
         return registry.emitToBuffer()
     }
 }

@@ -41,7 +41,10 @@ public enum StudioRequest: Sendable, Equatable {
 
     public struct Hello: Sendable, Equatable, Decodable {
         public var `protocol`: Int
+        /// The session to take back as its editor, with the `resume` key its hello gave: the id alone (which
+        /// watch links carry) never grants editing.
         public var session: String?
+        public var resume: String?
         public var watch: String?
     }
     public struct OpenNotebook: Sendable, Equatable, Decodable {
@@ -112,7 +115,15 @@ public enum RequestDecoder {
     public static var maxMessageBytes: Int { Limits.studio.maxMessageBytes }
 
     /// The id to answer (nil when the message has none) and the decoded request or its error.
-    public static func decode(_ bytes: [UInt8]) -> (id: Int?, request: Result<StudioRequest, ProtocolError>) {
+    /// `admits` says whether this client may make a request of that type at all: one it may not is refused
+    /// before its body is decoded (a client without the access token costs no more than its envelope).
+    public static func decode(_ bytes: [UInt8], admits: (String) -> Bool = { _ in true })
+        -> (id: Int?, request: Result<StudioRequest, ProtocolError>)
+    {
+        let nesting = Notebook.limits.maxJSONNesting
+        guard JSONNesting.isWithinLimit(bytes) else {
+            return (nil, .failure(.badRequest("a request nests arrays and objects at most \(nesting) deep")))
+        }
         let data = Data(bytes)
         let envelope: RequestEnvelope
         do {
@@ -125,6 +136,9 @@ public enum RequestDecoder {
         }
         guard let type = envelope.type else {
             return (id, .failure(.badRequest("\"type\" must be a string naming the request")))
+        }
+        guard admits(type) else {
+            return (id, .failure(.forbidden(StudioRequest.tokenNeeded)))
         }
         do {
             return (id, .success(try decode(type: type, data: data)))

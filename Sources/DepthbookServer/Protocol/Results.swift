@@ -2,7 +2,11 @@ import DepthbookEffects
 
 /// The `result` objects of replies, one type per request (see the table in `docs/protocol.md`).
 struct HelloResult: Encodable, Sendable {
+    /// The session's public id: what a watch link carries.
     var session: String
+    /// The editor's secret for taking the session back after a reload (`hello` with `session` and `resume`);
+    /// given only to an editor, never to a watcher.
+    var resume: String?
     var `protocol`: Int
     var server: String
     var resumed: Bool

@@ -1,13 +1,14 @@
 import Foundation
 
 /// Where finished exports go: one file each in the exports folder, named so a person can tell them apart
-/// (notebook, cell, a digest of the bytes) and safe to serve from `/exports/`, written whole or not at all.
+/// (notebook, cell) and that nobody can guess (128 random bits) and safe to serve from `/exports/`, written whole or not at all.
 struct ExportWriter: Sendable {
     let directory: String
 
     func write(_ file: ExportedFile, notebook: String, cell: String) throws -> ExportResult {
-        let digest = SHA256.hex(file.bytes).prefix(12)
-        let name = "\(Self.slug(notebook))-\(Self.slug(cell))-\(digest).\(file.fileExtension)"
+        // The random part is the secret that keeps another person's export out of reach (a digest of the bytes
+        // could be recomputed by anyone who can make the same export).
+        let name = "\(Self.slug(notebook))-\(Self.slug(cell))-\(RandomID.make()).\(file.fileExtension)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try AtomicFile.write(file.bytes, to: "\(directory)/\(name)")
         return ExportResult(url: "/exports/\(name)", bytes: file.bytes.count)

@@ -8,6 +8,8 @@ import DepthbookFrames
 /// so a reloaded page gets it back.
 public final class Session: Sendable {
     public let id: String
+    /// The editor's secret: who presents it with the id may take the session back as its editor.
+    let resumeKey: String
     /// The render pool's name for this session (its fair share is per session).
     let owner: RenderPool.Owner
     private let pool: RenderPool
@@ -61,13 +63,22 @@ public final class Session: Sendable {
     /// Bytes of kept frames (`lastFrames`) past which the oldest are let go.
     let keptFrameBytes: Int
 
-    init(id: String, owner: RenderPool.Owner, pool: RenderPool, photos: PhotoCache, keptFrameBytes: Int = 16 << 20) {
+    init(id: String, resumeKey: String = RandomID.make(), owner: RenderPool.Owner, pool: RenderPool, photos: PhotoCache,
+         keptFrameBytes: Int = 16 << 20) {
         self.keptFrameBytes = keptFrameBytes
         self.id = id
+        self.resumeKey = resumeKey
         self.owner = owner
         self.pool = pool
         self.photos = photos
         self.state = Mutex(State(detachedSince: .now))
+    }
+
+    /// Whether `resumeKey` is this session's, compared in time that does not depend on where they differ.
+    func admitsEditor(resumeKey key: String) -> Bool {
+        let a = Array(key.utf8), b = Array(resumeKey.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     // MARK: Connections

@@ -19,16 +19,12 @@ public final class SessionHub: Sendable {
         self.keptFrameBytes = keptFrameBytes
     }
 
-    /// A new session with an unguessable id (128 bits from the system's secure generator).
+    /// A new session with an unguessable id and resume key (128 bits each from the system's secure generator).
     func create() -> Session {
-        var generator = SystemRandomNumberGenerator()
-        let id = (0..<2).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
         let owner = nextOwner.wrappingAdd(1, ordering: .relaxed).oldValue
-        let session = Session(id: id, owner: owner, pool: pool, photos: photos, keptFrameBytes: keptFrameBytes)
-        sessions.withLock { $0[id] = session }
+        let session = Session(id: RandomID.make(), resumeKey: RandomID.make(), owner: owner, pool: pool, photos: photos,
+                              keptFrameBytes: keptFrameBytes)
+        sessions.withLock { $0[session.id] = session }
         return session
     }
 

@@ -28,7 +28,8 @@ public final class Studio: Sendable {
                 .tooLarge, "a message is at most \(RequestDecoder.maxMessageBytes) bytes, this one had \(bytes.count)")))
             return
         }
-        let (id, decoded) = RequestDecoder.decode(bytes)
+        let readOnly = connection.access == .read
+        let (id, decoded) = RequestDecoder.decode(bytes) { type in !readOnly || StudioRequest.typesAllowedWithoutToken.contains(type) }
         switch decoded {
         case .failure(let error):
             connection.sendText(ReplyEncoder.failure(id: id, error: error))
@@ -68,11 +69,6 @@ public final class Studio: Sendable {
         }
         if case .hello(let hello) = request {
             reply(Result { try self.hello(hello, connection) }.mapError(Self.protocolError))
-            return
-        }
-        if connection.access == .read, !request.allowedWithoutToken {
-            reply(.failure(.forbidden("sign in to edit or fork: this studio needs its access token for that (open the "
-                                      + "studio's link with ?token=… from whoever runs it)")))
             return
         }
         guard let binding = connection.currentBinding else {
@@ -131,14 +127,14 @@ public final class Studio: Sendable {
         if let watched = hello.watch {
             guard let found = hub.find(watched) else { throw ProtocolError.notFound("no session \"\(watched)\" to watch") }
             (session, role, resumed) = (found, .watch, false)
-        } else if let wanted = hello.session, let found = hub.find(wanted) {
+        } else if let wanted = hello.session, let found = hub.find(wanted), let key = hello.resume, found.admitsEditor(resumeKey: key) {
             (session, role, resumed) = (found, .edit, true)
         } else {
             (session, role, resumed) = (hub.create(), .edit, false)
         }
         let snapshot = session.state.withLock { ($0.notebook, $0.photo?.facts, $0.shared) }
         session.attach(connection, role: role)
-        return HelloResult(session: session.id, protocol: 1, server: serverName, resumed: resumed, role: role,
+        return HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: 1, server: serverName, resumed: resumed, role: role,
                            access: connection.access, limits: .studio, planes: Self.photoPlanes.sorted(), notebook: snapshot.0, photo: snapshot.1, shared: snapshot.2)
     }
 
@@ -158,14 +154,14 @@ public final class Studio: Sendable {
 }
 
 extension StudioRequest {
-    /// Requests a client without the access token may make: open a notebook (a shared link or a bundled one,
-    /// on the photo it names) and look at its renders.
-    var allowedWithoutToken: Bool {
-        switch self {
-        case .hello, .listSamples, .listNotebooks, .effects, .openNotebook, .preview, .crop, .histogram: return true
-        case .openPhoto, .setNotebook, .setParams, .save, .export: return false
-        }
-    }
+    /// Request types a client without the access token may send: open a notebook (a shared link or a bundled
+    /// one, on the photo it names) and look at its renders. Any other is refused before its body is decoded.
+    static let typesAllowedWithoutToken: Set<String> = [
+        "hello", "listSamples", "listNotebooks", "effects", "openNotebook", "preview", "crop", "histogram",
+    ]
+
+    static let tokenNeeded = "sign in to edit or fork: this studio needs its access token for that (open the "
+        + "studio's link with ?token=… from whoever runs it)"
 
     /// Requests that change the session (refused to watchers).
     var edits: Bool {

@@ -51,9 +51,11 @@ extension Studio {
     }
 
     func save(_ session: Session) throws -> SaveResult {
-        guard let (notebook, parent) = session.state.withLock({ s in s.notebook.map { ($0, s.parent) } }) else {
+        guard let (notebook, parent, shared) = session.state.withLock({ s in s.notebook.map { ($0, s.parent, s.shared) } }) else {
             throw ProtocolError.badRequest("open a notebook before saving")
         }
+        // Unchanged since it was opened or saved: it is that version already.
+        if let shared { return SaveResult(shared: shared, url: "/n/\(shared)") }
         let id = try store.save(notebook, parent: parent)
         session.state.withLock { $0.saved(notebook, as: id) }
         return SaveResult(shared: id, url: "/n/\(id)")

@@ -1,7 +1,7 @@
 import DepthbookEffects
 import Foundation
 
-/// A saved notebook version: immutable, named by its content.
+/// A saved notebook version: immutable, named by an unguessable id.
 public struct SavedNotebook: Sendable, Equatable {
     public var id: String
     public var notebook: Notebook
@@ -11,10 +11,10 @@ public struct SavedNotebook: Sendable, Equatable {
     public var parent: String?
 }
 
-/// Where saved notebooks live. One SQLite file today; the deploy work can put PostgreSQL behind the same
-/// two calls, because versions are immutable and named by content (no updates, no races between replicas).
+/// Where saved notebooks live: a SQLite file, or PostgreSQL shared by replicas. Versions are immutable and
+/// each has an id of its own (no updates, no races between replicas).
 public protocol NotebookStore: Sendable {
-    /// Stores `notebook` (a no-op when the same content is already stored) and returns its id.
+    /// Stores `notebook` as a new version and returns its id (`NotebookIdentity.newID`).
     func save(_ notebook: Notebook, parent: String?) throws -> String
     /// The version saved under `id`, or nil.
     func load(id: String) throws -> SavedNotebook?
@@ -53,10 +53,16 @@ public enum StoreError: Error, CustomStringConvertible {
     }
 }
 
-/// The canonical bytes and content id of a notebook: sorted keys, so equal documents get equal ids.
+/// The canonical bytes of a notebook (sorted keys) and the ids its saved versions get.
 public enum NotebookIdentity {
-    /// Ids are the first 20 hex digits (80 bits) of the SHA-256 of the canonical JSON.
-    public static let idLength = 20
+    /// A new version's id: 128 random bits (32 hex digits). Ids were once the SHA-256 of the content, which
+    /// anyone who could guess the content (a bundled notebook at some percentile) could compute, and so open
+    /// another person's saved recipe and its private photo; a session that saves an unchanged notebook again
+    /// gets its id back instead (`Session.State.shared`).
+    public static func newID() -> String { RandomID.make() }
+
+    /// Versions saved before ids were random are named by 20 hex digits of their content hash; their links work.
+    static let legacyIDLength = 20
 
     public static func canonicalJSON(_ notebook: Notebook) throws -> [UInt8] {
         let encoder = JSONEncoder()
@@ -64,12 +70,8 @@ public enum NotebookIdentity {
         return Array(try encoder.encode(notebook))
     }
 
-    public static func id(of canonical: [UInt8]) -> String {
-        String(SHA256.hex(canonical).prefix(idLength))
-    }
-
     /// Whether `id` has the shape of a saved id (so it is never confused with a bundled notebook's name).
     public static func isSavedID(_ id: String) -> Bool {
-        id.count == idLength && id.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+        (id.count == 32 || id.count == legacyIDLength) && id.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
     }
 }

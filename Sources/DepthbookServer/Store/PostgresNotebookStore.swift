@@ -98,7 +98,7 @@ public final class PostgresNotebookStore: NotebookStore {
 
     public func save(_ notebook: Notebook, parent: String?) throws -> String {
         let canonical = try NotebookIdentity.canonicalJSON(notebook)
-        let id = NotebookIdentity.id(of: canonical)
+        let id = NotebookIdentity.newID()
         let version = notebook.version, document = Data(canonical), created = Date().timeIntervalSince1970
         try perform("save") { [client, logger] in
             try await client.query("""

@@ -41,7 +41,7 @@ public final class SQLiteNotebookStore: NotebookStore {
 
     public func save(_ notebook: Notebook, parent: String?) throws -> String {
         let canonical = try NotebookIdentity.canonicalJSON(notebook)
-        let id = NotebookIdentity.id(of: canonical)
+        let id = NotebookIdentity.newID()
         do {
             try database.write { db in
                 try db.execute(

@@ -11,17 +11,32 @@ public enum ProcessMemory {
         _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
     }
 
-    public static func residentMegabytes() -> Double? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
-        let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Double($0) }
-        return kilobytes.map { $0 / 1024 }
+    /// Resident bytes now (`VmRSS`), or nil where there is no `/proc`.
+    public static func residentBytes() -> Int? { statusKilobytes("VmRSS").map { $0 << 10 } }
+
+    /// The most resident bytes so far (`VmHWM`), or nil where there is no `/proc`.
+    public static func peakResidentBytes() -> Int? { statusKilobytes("VmHWM").map { $0 << 10 } }
+
+    public static func residentMegabytes() -> Double? { residentBytes().map { Double($0) / 1_048_576 } }
+
+    /// A `kB` field of `/proc/self/status`. The file reports a size of 0, so it is read to its end (Foundation's
+    /// `String(contentsOfFile:)` trusts the size and read nothing: `/api/stats` said 0 MB).
+    private static func statusKilobytes(_ field: String) -> Int? {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/status") else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.readToEnd() else { return nil }
+        let prefix = field + ":"
+        guard let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix(prefix) })
+        else { return nil }
+        return line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
     }
 }
 
 /// What `GET /api/stats` reports: enough for the load test to watch the server's memory.
 public struct ServerStats: Sendable, Encodable {
     public var rssMb: Double
+    /// The most resident memory the process has had since it started.
+    public var peakRssMb: Double = 0
     public var sessions: Int
     /// The memory budget and what its caches hold now (decoded photos, rendered intermediates).
     public var budgetMb: Double = 0

@@ -18,6 +18,11 @@ final class HTTPTransactions: @unchecked Sendable {
         var response: HTTPResponse?
         var headersSent = false
         var bodyOffset = 0
+        /// The body is complete and the request handed on: lws may report the completion again while the answer
+        /// is pending (a pipelined request behind it); it is acted on once.
+        var bodyDone = false
+        /// Close the connection once this answer is written (after a POST, or when a request came in behind it).
+        var closeAfter = false
 
         init(wsi: OpaquePointer, request: HTTPRequest) {
             self.wsi = wsi
@@ -49,6 +54,12 @@ final class HTTPTransactions: @unchecked Sendable {
     /// A request's headers arrived: refused at once, answered, or (a POST) waiting for its body.
     func begin(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int) {
         let id = ConnectionIDs.stored(user) ?? ids.assign(user)
+        // One request, one answer: a request pipelined behind one not yet answered is not read; the connection
+        // closes after the answer, and the client sends it again on a new one.
+        if let pending = transactions[id] {
+            pending.closeAfter = true
+            return
+        }
         let method: String, path: String
         if let uri = LWSHeaders.value(wsi, WSI_TOKEN_POST_URI) {
             (method, path) = ("POST", uri)
@@ -78,6 +89,9 @@ final class HTTPTransactions: @unchecked Sendable {
             return
         }
         if method == "POST" {
+            // The body must flow; its connection closes after the answer (lws re-reported the completion of a
+            // POST with a request pipelined behind it, and the upload was decoded again and again).
+            transaction.closeAfter = true
             // An announced oversized body is read and dropped, not kept: clients (and proxies) expect to finish
             // sending before they read the 413, and closing early would break their pipe instead.
             if let announced = LWSHeaders.value(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init), announced > uploadLimit {
@@ -102,7 +116,9 @@ final class HTTPTransactions: @unchecked Sendable {
 
     /// The whole body is in: refused, too large, or answered.
     func bodyComplete(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) {
-        guard let id = ConnectionIDs.stored(user), let transaction = transactions[id], transaction.response == nil else { return }
+        guard let id = ConnectionIDs.stored(user), let transaction = transactions[id], transaction.response == nil,
+              !transaction.bodyDone else { return }
+        transaction.bodyDone = true
         if let refusal = transaction.refusal {
             transaction.response = refusal
             lws_callback_on_writable(wsi)
@@ -147,14 +163,15 @@ final class HTTPTransactions: @unchecked Sendable {
         let isHead = transaction.request.method == "HEAD"
         if !transaction.headersSent {
             let pre = Int(CWS_PRE)
-            var buffer = [UInt8](repeating: 0, count: pre + 2048 + response.headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 8 })
+            var buffer = [UInt8](repeating: 0, count: pre + 2048 + 32 + response.headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 8 })
             let failed: Bool = buffer.withUnsafeMutableBufferPointer { raw in
                 let start = raw.baseAddress! + pre
                 let end = raw.baseAddress! + raw.count
                 var p: UnsafeMutablePointer<UInt8>? = start
                 if lws_add_http_common_headers(wsi, UInt32(response.status), response.contentType,
                                                lws_filepos_t(response.body.count), &p, end) != 0 { return true }
-                for (name, value) in response.headers {
+                let headers = response.headers + (transaction.closeAfter ? [("connection", "close")] : [])
+                for (name, value) in headers {
                     let added = (name + ":").withCString { n in
                         value.withCString { v in
                             lws_add_http_header_by_name(wsi, UnsafeRawPointer(n).assumingMemoryBound(to: UInt8.self),
@@ -190,6 +207,7 @@ final class HTTPTransactions: @unchecked Sendable {
 
     private func finish(_ id: UInt64, _ transaction: Transaction) -> Int32 {
         transactions[id] = nil
+        if transaction.closeAfter { return -1 }
         return lws_http_transaction_completed(transaction.wsi) != 0 ? -1 : 0
     }
 }

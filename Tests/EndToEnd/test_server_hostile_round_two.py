@@ -1,0 +1,157 @@
+"""The second round of hostile clients (issue 25) against a real `depthbook serve`: a pipelined request on one
+connection, requests that cost work before authorisation, deep nests, and ids that could be guessed."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import socket
+import time
+
+import pytest
+from PIL import Image
+
+from test_server_support import Client, start_server
+
+TOKEN = "0123456789abcdef0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    running = start_server(tmp_path_factory.mktemp("hostile-two") / "data")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory):
+    running = start_server(tmp_path_factory.mktemp("hostile-two-guarded") / "data", "--token", TOKEN)
+    yield running
+    running.stop()
+
+
+def small_jpeg() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), (200, 10, 10)).save(out, "JPEG")
+    return out.getvalue()
+
+
+def exchange(port: int, raw: bytes, seconds: float = 3) -> tuple[bytes, bool]:
+    """Sends `raw` in one write and reads until the server closes or `seconds` of quiet: (bytes, closed)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=seconds) as s:
+        s.sendall(raw)
+        data = b""
+        try:
+            while chunk := s.recv(65536):
+                data += chunk
+            return data, True
+        except socket.timeout:
+            return data, False
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100  # utime + stime, in clock ticks of 1/100 s
+
+
+def wait_until_idle(pid: int, limit_s: float = 120) -> None:
+    """Until a whole second passes with under 0.1 s of CPU (a fresh server first generates its samples)."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        before = cpu_seconds(pid)
+        time.sleep(1)
+        if cpu_seconds(pid) - before < 0.1:
+            return
+    raise AssertionError("the server never fell idle")
+
+
+def statuses(data: bytes) -> list[int]:
+    return [int(m.group(1)) for m in re.finditer(rb"HTTP/1\.1 (\d{3}) ", data)]
+
+
+def test_a_request_pipelined_behind_an_upload_does_not_wedge_http(server):
+    wait_until_idle(server.process.pid)
+    body = small_jpeg()
+    host = f"Host: 127.0.0.1:{server.port}\r\n"
+    raw = (f"POST /api/upload HTTP/1.1\r\n{host}Content-Type: image/jpeg\r\nContent-Length: {len(body)}\r\n\r\n").encode() \
+        + body + f"GET /healthz HTTP/1.1\r\n{host}\r\n".encode()
+    data, closed = exchange(server.port, raw)
+    # One request, one answer: the upload is answered and the connection closed after it.
+    assert statuses(data) == [200] and closed, data[:300]
+    assert b'"upload"' in data
+    started = time.monotonic()
+    fresh, _ = exchange(server.port, f"GET /healthz HTTP/1.1\r\n{host}Connection: close\r\n\r\n".encode(), seconds=5)
+    assert statuses(fresh) == [200] and time.monotonic() - started < 1
+    # Nothing is left spinning (it once decoded the upload ~1,900 times in 6 s on both cores): idle again.
+    wait_until_idle(server.process.pid, limit_s=10)
+
+
+def test_pipelined_gets_are_answered_in_order(server):
+    host = f"Host: 127.0.0.1:{server.port}\r\n"
+    raw = "".join(f"GET {path} HTTP/1.1\r\n{host}\r\n" for path in ("/healthz", "/api/stats", "/healthz")).encode()
+    data, _ = exchange(server.port, raw, seconds=2)
+    answers = statuses(data)
+    # Answered in order, or the connection closed after the first: never a wrong body for a request.
+    assert answers in ([200], [200, 200], [200, 200, 200]), data[:500]
+    if len(answers) > 1:
+        second = data.split(b"HTTP/1.1 200")[2]
+        assert b"application/json" in second and b"rssMb" in second
+    assert exchange(server.port, f"GET /healthz HTTP/1.1\r\n{host}Connection: close\r\n\r\n".encode())[0].startswith(b"HTTP/1.1 200")
+
+
+def nested(depth: int) -> str:
+    """JSON text of objects and arrays `depth` pairs deep (written out: Python's encoder recurses)."""
+    return '{"a":[' * depth + "1" + "]}" * depth
+
+
+def test_a_deep_nest_is_refused_at_the_door(server):
+    client = Client(server)
+    client.ok("hello", protocol=1)
+    notebook = client.ok("openNotebook", name="depth-threshold", timeout=120)["notebook"]
+    plain = json.dumps({k: v for k, v in notebook.items() if k != "metadata"})
+    deep = '{"id":900,"type":"setNotebook","notebook":' + plain[:-1] + ',"metadata":{"deep":' + nested(500) + "}}}"
+    assert len(deep) < 30_000
+    client.socket.send(deep)
+    reply = client.reply(None)
+    assert reply["error"]["code"] == "bad_request" and "nests" in reply["error"]["message"], reply
+    # A nest within the limit is an ordinary notebook.
+    shallow = json.loads(nested(10))
+    assert client.ok("setNotebook", notebook=dict(notebook, metadata={"shallow": shallow}))["notebook"]["metadata"]["shallow"] == shallow
+    client.close()
+
+
+def test_without_the_token_an_edit_is_refused_before_its_body_is_read(guarded):
+    client = Client(guarded)
+    assert client.ok("hello", protocol=1)["access"] == "read"
+    # Malformed bodies: a client that may not send these types is told so, not how its body is wrong.
+    for type_, fields in (("setNotebook", {"notebook": 5}), ("setParams", {"cell": 7}), ("save", {"x": json.loads(nested(12))}),
+                          ("export", {"cell": []}), ("openPhoto", {})):
+        reply = client.request(type_, **fields)
+        assert reply["error"]["code"] == "forbidden", (type_, reply)
+    # Looking is still allowed, and its malformed requests are still explained.
+    assert client.request("preview", cell=3)["error"]["code"] == "bad_request"
+    client.close()
+
+
+def test_share_ids_and_export_names_cannot_be_guessed(server):
+    """The same content saved by two sessions gets two ids (each 128 random bits), so nobody finds another
+    person's saved recipe by saving guesses; an export's name carries 128 random bits too."""
+    ids = []
+    for _ in range(2):
+        client = Client(server)
+        client.ok("hello", protocol=1)
+        client.ok("openNotebook", name="depth-threshold", timeout=120)
+        client.ok("setParams", cell="mask", params={"percentile": 40}, seq=1)
+        saved = client.ok("save")["shared"]
+        assert client.ok("save")["shared"] == saved, "saving unchanged again is the same version"
+        ids.append(saved)
+        client.close()
+    assert ids[0] != ids[1] and all(re.fullmatch(r"[0-9a-f]{32}", i) for i in ids)
+    client = Client(server)
+    client.ok("hello", protocol=1)
+    client.ok("openNotebook", name="depth-threshold", timeout=120)
+    first = client.ok("export", cell="mask", format="png", timeout=300)["url"]
+    again = client.ok("export", cell="mask", format="png", timeout=300)["url"]
+    assert first != again
+    assert re.fullmatch(r"/exports/depth-threshold-mask-[0-9a-f]{32}\.png", first), first
+    client.close()
