@@ -34,6 +34,28 @@ struct RenderPoolTests {
         #expect(log.all == ["A0", "B0", "C0", "A1", "A2", "A3", "A4"])
     }
 
+    /// Two sessions exporting never hold every worker: the second export waits, and a third session's frame
+    /// starts while the first export still runs.
+    @Test func longJobsLeaveAWorkerForFrames() {
+        let pool = RenderPool(width: 2)
+        let log = Log()
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        pool.submit(owner: 1, priority: .long) {
+            log.add("export A"); started.signal(); _ = release.wait(timeout: .now() + 10); done.signal()
+        }
+        #expect(Self.awaitSignals(started, count: 1))
+        pool.submit(owner: 2, priority: .long) { log.add("export B"); done.signal() }
+        pool.submit(owner: 3) { log.add("frame C"); started.signal(); done.signal() }
+        // The frame runs beside export A; export B waits for A's long slot.
+        #expect(Self.awaitSignals(started, count: 1))
+        #expect(log.all == ["export A", "frame C"])
+        release.signal()
+        #expect(Self.awaitSignals(done, count: 3))
+        #expect(log.all == ["export A", "frame C", "export B"])
+    }
+
     final class Overlap: Sendable {
         let running = Atomic<Int>(0)
         let seen = Atomic<Bool>(false)

@@ -171,7 +171,7 @@ def test_a_watch_link_never_becomes_the_editor(server):
     opened = editor.ok("hello", protocol=1)
     session = opened["session"]
     assert opened["role"] == "edit" and len(opened["resume"]) == 32 and opened["resume"] != session
-    editor.ok("openNotebook", name="depth-threshold", timeout=120)
+    notebook = editor.ok("openNotebook", name="depth-threshold", timeout=120)["notebook"]
     intruder = Client(server)
     watched = intruder.ok("hello", protocol=1, watch=session)
     assert watched["role"] == "watch" and "resume" not in watched
@@ -179,6 +179,6 @@ def test_a_watch_link_never_becomes_the_editor(server):
         hello = intruder.ok("hello", protocol=1, **fields)
         assert hello["resumed"] is False and hello["session"] != session and hello["role"] == "edit"
     # The real editor was never demoted: its change is accepted.
-    assert editor.ok("setParams", cell="mask", params={"percentile": 30}, seq=1)["cell"] == "mask"
+    assert editor.ok("setNotebook", notebook=dict(notebook, title="Still the editor's"))["notebook"]["title"] == "Still the editor's"
     editor.close()
     intruder.close()

@@ -57,7 +57,8 @@ public struct Notebook: Sendable, Equatable, Codable {
         public var maxChainDepth = 64
         public var maxParamsPerCell = 32
         public var maxInputsPerCell = 16
-        /// Characters in a note's text, a title or description, a parameter's text value.
+        /// Bytes (UTF-8) in a note's text, a title or description, a parameter's text value: bytes, not
+        /// characters, so a name of combining marks cannot carry 600 KB under a 20,000-character limit.
         public var maxTextLength = 20_000
         public var maxValueLength = 1_024
         /// Arrays and objects inside one another in a message or a notebook file (its `metadata` included).
@@ -74,15 +75,15 @@ public struct Notebook: Sendable, Equatable, Codable {
         guard cells.count <= limits.maxCells else {
             throw NotebookError.invalid("a notebook has at most \(limits.maxCells) cells; this one has \(cells.count)")
         }
-        for (field, text) in [("name", name), ("title", title), ("description", description)] where text.count > limits.maxTextLength {
-            throw NotebookError.invalid("the \(field) is longer than \(limits.maxTextLength) characters")
+        for (field, text) in [("name", name), ("title", title), ("description", description)] where text.utf8.count > limits.maxTextLength {
+            throw NotebookError.invalid("the \(field) is longer than \(limits.maxTextLength) bytes of UTF-8")
         }
         var seen = Set<String>()
         /// Per cell, the length of the longest chain of cells ending at it.
         var depth: [String: Int] = [:]
         for cell in cells {
-            if (cell.text?.count ?? 0) > limits.maxTextLength {
-                throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxTextLength) characters of text")
+            if (cell.text?.utf8.count ?? 0) > limits.maxTextLength {
+                throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxTextLength) bytes of text")
             }
             if (cell.params?.count ?? 0) > limits.maxParamsPerCell {
                 throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxParamsPerCell) parameters")
@@ -91,8 +92,8 @@ public struct Notebook: Sendable, Equatable, Codable {
                 throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxInputsPerCell) inputs")
             }
             for (name, value) in cell.params ?? [:] {
-                if case .choice(let text) = value, text.count > limits.maxValueLength {
-                    throw NotebookError.invalid("parameter \"\(name)\" of cell \"\(cell.id)\" is longer than \(limits.maxValueLength) characters")
+                if case .choice(let text) = value, text.utf8.count > limits.maxValueLength {
+                    throw NotebookError.invalid("parameter \"\(name)\" of cell \"\(cell.id)\" is longer than \(limits.maxValueLength) bytes")
                 }
             }
             guard Cell.isValidID(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" must be 1-64 letters, digits, - or _") }

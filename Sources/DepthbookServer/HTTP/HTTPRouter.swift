@@ -13,9 +13,12 @@ public struct HTTPRequest: Sendable {
     public var authorized: Bool
     /// Whether the studio has an access token at all.
     public var tokenRequired: Bool
+    /// Whether the link's own `?token=` is the studio's (a valid cookie beside a wrong link is still refused).
+    public var linkTokenIsValid: Bool
 
     public init(method: String, path: String, query: [String: String] = [:], ifNoneMatch: String? = nil, body: [UInt8] = [],
-                authorized: Bool = true, tokenRequired: Bool = false) {
+                authorized: Bool = true, tokenRequired: Bool = false, linkTokenIsValid: Bool = true) {
+        self.linkTokenIsValid = linkTokenIsValid
         self.method = method
         self.path = path
         self.query = query
@@ -65,7 +68,7 @@ public struct HTTPRouter: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "method not allowed") }
         if let token = request.query["token"], request.tokenRequired {
             // A link carrying the token: keep it in a cookie and drop it from the address bar and history.
-            guard request.authorized else { return .text(403, "the access token in this link is not the studio's") }
+            guard request.linkTokenIsValid else { return .text(403, "the access token in this link is not the studio's") }
             let kept = request.query.filter { $0.key != "token" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             let location = kept.isEmpty ? request.path : request.path + "?" + kept.joined(separator: "&")
             return HTTPResponse(status: 303, contentType: "text/plain; charset=utf-8",

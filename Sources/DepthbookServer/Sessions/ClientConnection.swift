@@ -48,6 +48,12 @@ public final class ClientConnection: Sendable {
     private let wake: @Sendable (UInt64) -> Void
     private let binding = Mutex<Binding?>(nil)
     private let closed = Atomic<Bool>(false)
+    /// Bytes of this connection's messages received and not yet handled.
+    private let waitingRequestBytes = Atomic<Int>(0)
+    /// Most bytes of requests that may wait unhandled per connection (four of the largest message): a client
+    /// that sends faster than its requests are answered is closed instead of queueing without bound
+    /// (1,000 messages of 1 MiB once took the server from 110 MB to a gigabyte).
+    static let waitingRequestLimit = 4 << 20
 
     struct Binding: Sendable {
         var session: Session
@@ -77,6 +83,21 @@ public final class ClientConnection: Sendable {
         self.outboxLimit = outboxLimit
         self.wake = wake
         self.requests = DispatchQueue(label: "depthbook.connection.\(id)")
+    }
+
+    /// Counts a received message of `bytes` as waiting; false (nothing counted) when that would pass the limit.
+    func admitRequest(bytes: Int) -> Bool {
+        let after = waitingRequestBytes.add(bytes, ordering: .relaxed).newValue
+        if after > Self.waitingRequestLimit {
+            waitingRequestBytes.subtract(bytes, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    /// A message counted by `admitRequest` was handled.
+    func requestHandled(bytes: Int) {
+        waitingRequestBytes.subtract(bytes, ordering: .relaxed)
     }
 
     public func sendText(_ bytes: [UInt8]) {

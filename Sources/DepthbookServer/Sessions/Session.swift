@@ -301,13 +301,14 @@ public final class Session: Sendable {
     /// Runs `work` with this session's renderer as one of its pool jobs (background work: after any frame
     /// the session is waiting for), so it never overlaps a render. The notebook is the one current when the
     /// job runs, so a coalesced answer reflects the newest change.
-    func withRenderer<T: Sendable>(_ work: @escaping @Sendable (Notebook, any PhotoRenderer) throws -> T,
+    func withRenderer<T: Sendable>(priority: RenderPool.Priority = .background,
+                                   _ work: @escaping @Sendable (Notebook, any PhotoRenderer) throws -> T,
                                    completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
         guard state.withLock({ $0.notebook != nil && $0.photo != nil }) else {
             completion(.failure(.badRequest("open a notebook first")))
             return
         }
-        pool.submit(owner: owner, priority: .background) { [self] in
+        pool.submit(owner: owner, priority: priority) { [self] in
             let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
                 guard let notebook = s.notebook, let photo = s.photo else { return nil }
                 return (notebook, photo.reference)

@@ -28,6 +28,10 @@ public final class Studio: Sendable {
                 .tooLarge, "a message is at most \(RequestDecoder.maxMessageBytes) bytes, this one had \(bytes.count)")))
             return
         }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            connection.sendText(ReplyEncoder.failure(id: nil, error: .badRequest("a text message must be valid UTF-8")))
+            return
+        }
         let readOnly = connection.access == .read
         let (id, decoded) = RequestDecoder.decode(bytes) { type in !readOnly || StudioRequest.typesAllowedWithoutToken.contains(type) }
         switch decoded {

@@ -21,7 +21,7 @@ extension Studio {
             session.state.withLock { $0.exporting = false }
             reply(result.map { $0 })
         }
-        session.withRenderer({ notebook, renderer in
+        session.withRenderer(priority: .long, { notebook, renderer in
             guard notebook.cell(export.cell) != nil else { throw ProtocolError.notFound("no cell \"\(export.cell)\" in the notebook") }
             progress(0)
             let started = ContinuousClock.now

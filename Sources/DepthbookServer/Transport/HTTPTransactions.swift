@@ -23,6 +23,8 @@ final class HTTPTransactions: @unchecked Sendable {
         var bodyDone = false
         /// Close the connection once this answer is written (after a POST, or when a request came in behind it).
         var closeAfter = false
+        /// Bytes of the upload budget this request's body holds until it is answered.
+        var reserved = 0
 
         init(wsi: OpaquePointer, request: HTTPRequest) {
             self.wsi = wsi
@@ -36,6 +38,8 @@ final class HTTPTransactions: @unchecked Sendable {
     private let ids: ConnectionIDs
     private let wake: @Sendable () -> Void
     private let queue = DispatchQueue(label: "depthbook.http", attributes: .concurrent)
+    /// Upload bodies held in memory at once, all connections together: twice the largest upload.
+    private let uploadBytes: ByteAllowance
 
     // Service thread only.
     private var transactions: [UInt64: Transaction] = [:]
@@ -46,6 +50,7 @@ final class HTTPTransactions: @unchecked Sendable {
          answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.access = access
         self.uploadLimit = uploadLimit
+        self.uploadBytes = ByteAllowance(limit: 2 * uploadLimit)
         self.ids = ids
         self.wake = wake
         self.answer = answer
@@ -77,7 +82,8 @@ final class HTTPTransactions: @unchecked Sendable {
                                        cookie: LWSHeaders.value(wsi, WSI_TOKEN_HTTP_COOKIE), queryToken: query["token"])
         let request = HTTPRequest(method: method, path: path, query: query,
                                   ifNoneMatch: LWSHeaders.value(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH),
-                                  authorized: authorized, tokenRequired: access.requiresToken)
+                                  authorized: authorized, tokenRequired: access.requiresToken,
+                                  linkTokenIsValid: query["token"].map { access.grants(authorization: nil, cookie: nil, queryToken: $0) } ?? true)
         let transaction = Transaction(wsi: wsi, request: request)
         transactions[id] = transaction
         if !access.admits(host: host) {
@@ -92,6 +98,29 @@ final class HTTPTransactions: @unchecked Sendable {
             // The body must flow; its connection closes after the answer (lws re-reported the completion of a
             // POST with a request pipelined behind it, and the upload was decoded again and again).
             transaction.closeAfter = true
+            // A body is read only by its one Content-Length: a chunked body (which lws never completed, so it was
+            // never answered) or two lengths (which could disagree with a proxy's reading) are refused unread.
+            let length = LWSHeaders.value(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH)
+            if LWSHeaders.value(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) != nil || length == nil {
+                transaction.response = .text(411, "an upload needs a Content-Length (chunked bodies are not accepted)")
+            } else if lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, 1) > 0 {
+                transaction.response = .text(400, "a request has one Content-Length header, not two")
+            }
+            let announced = length.flatMap(Int.init) ?? 0
+            if transaction.response == nil, announced <= uploadLimit {
+                // Bodies held at once are bounded (a dozen clients trickling 63 MB each held a gigabyte), and each
+                // must arrive at a least rate: lws closes a connection whose body is still coming after this long.
+                if let grant = uploadBytes.reserve(announced) {
+                    transaction.reserved = grant
+                    lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Int32(Self.uploadSeconds(announced)))
+                } else {
+                    transaction.response = .jsonError(503, "the studio is receiving too many uploads at once; try again shortly")
+                }
+            }
+            if transaction.response != nil {
+                lws_callback_on_writable(wsi)
+                return
+            }
             // An announced oversized body is read and dropped, not kept: clients (and proxies) expect to finish
             // sending before they read the 413, and closing early would break their pipe instead.
             if let announced = LWSHeaders.value(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init), announced > uploadLimit {
@@ -105,7 +134,7 @@ final class HTTPTransactions: @unchecked Sendable {
     /// Part of a POST's body.
     func body(_ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int) {
         guard let id = ConnectionIDs.stored(user), let transaction = transactions[id], let input else { return }
-        if transaction.refusal != nil { return }
+        if transaction.refusal != nil || transaction.response != nil { return }
         if transaction.bodyTooLarge || transaction.request.body.count + length > uploadLimit {
             transaction.bodyTooLarge = true
             transaction.request.body = []
@@ -131,8 +160,13 @@ final class HTTPTransactions: @unchecked Sendable {
     }
 
     func closed(_ user: UnsafeMutableRawPointer?) {
-        if let id = ConnectionIDs.stored(user) { transactions[id] = nil }
+        if let id = ConnectionIDs.stored(user), let transaction = transactions.removeValue(forKey: id) {
+            uploadBytes.release(transaction.reserved)
+        }
     }
+
+    /// Seconds a body of `bytes` may take to arrive: 30 s, plus the time at 256 KiB/s.
+    static func uploadSeconds(_ bytes: Int) -> Int { 30 + bytes / (256 << 10) }
 
     /// Answers off the service thread (file reads, decoding uploads), then hands the response back.
     private func dispatch(_ id: UInt64, _ request: HTTPRequest) {
@@ -207,7 +241,27 @@ final class HTTPTransactions: @unchecked Sendable {
 
     private func finish(_ id: UInt64, _ transaction: Transaction) -> Int32 {
         transactions[id] = nil
+        uploadBytes.release(transaction.reserved)
+        transaction.reserved = 0
         if transaction.closeAfter { return -1 }
         return lws_http_transaction_completed(transaction.wsi) != 0 ? -1 : 0
     }
+}
+
+/// Bytes shared out up to a limit (service thread only): a grant is reserved whole or refused.
+final class ByteAllowance {
+    let limit: Int
+    private var held = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Reserves `bytes` (at least 1, so an empty body still counts as one upload) or nil when over the limit.
+    func reserve(_ bytes: Int) -> Int? {
+        let grant = max(1, bytes)
+        guard held + grant <= limit else { return nil }
+        held += grant
+        return grant
+    }
+
+    func release(_ grant: Int) { held -= grant }
 }

@@ -97,9 +97,10 @@ final class WebSocketConnections: @unchecked Sendable {
         sockets[id] = Socket(wsi: wsi, connection: connection)
     }
 
-    /// A fragment of a message arrived; a whole one goes to the connection's own queue.
-    func receive(_ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int) {
-        guard let id = ConnectionIDs.stored(user), let socket = sockets[id] else { return }
+    /// A fragment of a message arrived; a whole one goes to the connection's own queue. -1 closes the socket: its
+    /// client has more requests waiting than `ClientConnection.waitingRequestLimit` allows.
+    func receive(_ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        guard let id = ConnectionIDs.stored(user), let socket = sockets[id] else { return 0 }
         let wsi = socket.wsi
         if socket.incoming.isEmpty, socket.oversizedBytes == nil {
             socket.incomingIsBinary = lws_frame_is_binary(wsi) != 0
@@ -112,19 +113,29 @@ final class WebSocketConnections: @unchecked Sendable {
         } else if let input, length > 0 {
             socket.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
         }
-        guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return }
+        guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
         let connection = socket.connection
         let handlers = self.handlers
-        if let oversized = socket.oversizedBytes {
-            connection.requests.async { handlers.oversized(oversized, connection) }
-        } else {
-            let message = socket.incoming, binary = socket.incomingIsBinary
-            connection.requests.async {
-                if binary { handlers.binary(message, connection) } else { handlers.text(message, connection) }
-            }
-        }
+        let message = socket.incoming, binary = socket.incomingIsBinary, oversized = socket.oversizedBytes
         socket.incoming = []
         socket.oversizedBytes = nil
+        guard connection.admitRequest(bytes: message.count) else {
+            let reason = Array("too many requests waiting: this client sends faster than it is answered".utf8)
+            reason.withUnsafeBufferPointer { lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+                                                              UnsafeMutablePointer(mutating: $0.baseAddress), $0.count) }
+            return -1
+        }
+        connection.requests.async {
+            defer { connection.requestHandled(bytes: message.count) }
+            if let oversized {
+                handlers.oversized(oversized, connection)
+            } else if binary {
+                handlers.binary(message, connection)
+            } else {
+                handlers.text(message, connection)
+            }
+        }
+        return 0
     }
 
     /// Writes one fragment of the current message (or starts the next one); re-arms while output remains.

@@ -55,7 +55,7 @@ final class WebSocketTransport: @unchecked Sendable {
         switch reason {
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: return webSockets.filterUpgrade(wsi)
         case LWS_CALLBACK_ESTABLISHED: webSockets.established(wsi, user)
-        case LWS_CALLBACK_RECEIVE: webSockets.receive(user, input, length)
+        case LWS_CALLBACK_RECEIVE: return webSockets.receive(user, input, length)
         case LWS_CALLBACK_SERVER_WRITEABLE: return webSockets.writeable(user)
         case LWS_CALLBACK_CLOSED: webSockets.closed(wsi, user)
         case LWS_CALLBACK_HTTP: http.begin(wsi, user, input, length)
