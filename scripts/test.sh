@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
 
+# No tracked file over 1 MB: bundled samples are generated, photos stay in ../shared, packages come from apt.
+large=$(git ls-files -z | xargs -0 -r stat -c '%s %n' 2>/dev/null | awk '$1 > 1048576 { print $2 " (" $1 " bytes)" }')
+if [ -n "$large" ]; then echo "tracked files over 1 MB:"; echo "$large"; exit 1; fi
+
 # One release build with testability serves both the Swift tests and the end-to-end runs.
 swift build -c release -Xswiftc -enable-testing --build-tests
 # Swift Testing prints a failure where it happens, among hundreds of lines: repeat the failures at the end,
