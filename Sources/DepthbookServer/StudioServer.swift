@@ -63,7 +63,8 @@ public final class StudioServer: Sendable {
                                         sessions: hub.count, queuedRenders: pool.queuedCount,
                                         budgetBytesInUse: photos.bytes + backend.cacheBytesHeld,
                                         budgetBytes: configuration.memoryBudget.totalBytes,
-                                        residentBytes: ProcessMemory.residentBytes() ?? 0))
+                                        residentBytes: ProcessMemory.residentBytes() ?? 0,
+                                        storeUp: store.isAvailable))
                                 })
         transport = WebSocketTransport(
             configuration: configuration, maxMessageBytes: RequestDecoder.maxMessageBytes,

@@ -6,11 +6,13 @@ import io
 import json
 import re
 import socket
+import struct
 import time
 
 import pytest
 from PIL import Image
 
+from test_server_hostile import raw_websocket
 from test_server_support import Client, start_server
 
 TOKEN = "0123456789abcdef0123456789abcdef"
@@ -155,3 +157,82 @@ def test_share_ids_and_export_names_cannot_be_guessed(server):
     assert first != again
     assert re.fullmatch(r"/exports/depth-threshold-mask-[0-9a-f]{32}\.png", first), first
     client.close()
+
+
+def test_uploads_need_one_content_length(server):
+    host = f"Host: 127.0.0.1:{server.port}\r\n"
+    chunked = f"POST /api/upload HTTP/1.1\r\n{host}Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".encode()
+    data, _ = exchange(server.port, chunked)
+    assert statuses(data) == [411], data[:200]
+    body = small_jpeg()
+    twice = (f"POST /api/upload HTTP/1.1\r\n{host}Content-Length: {len(body)}\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+    data, _ = exchange(server.port, twice)
+    assert statuses(data) == [400] and b"one Content-Length" in data, data[:200]
+    assert exchange(server.port, f"GET /healthz HTTP/1.1\r\n{host}Connection: close\r\n\r\n".encode())[0].startswith(b"HTTP/1.1 200")
+
+
+def masked_text_frame(payload: bytes) -> bytes:
+    """One masked text frame, of any length (a client's frames are masked)."""
+    mask = b"\x01\x02\x03\x04"
+    n = len(payload)
+    if n < 126:
+        header = bytes([0x81, 0x80 | n])
+    elif n < 1 << 16:
+        header = bytes([0x81, 0xFE]) + struct.pack(">H", n)
+    else:
+        header = bytes([0x81, 0xFF]) + struct.pack(">Q", n)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload)) if n < 1 << 16 else \
+        (int.from_bytes(payload, "big") ^ int.from_bytes((mask * (n // 4 + 1))[:n], "big")).to_bytes(n, "big")
+    return header + mask + masked
+
+
+def test_text_messages_must_be_utf8_and_limits_count_bytes(server):
+    raw = raw_websocket(server.port)
+    raw.sendall(masked_text_frame(b'{"id":5,"type":"listSamples","x":"\xff\xfe"}'))
+    raw.settimeout(10)
+    reply = raw.recv(4096)
+    assert b"UTF-8" in reply, reply
+    raw.close()
+    # 20,000 is a limit in bytes: 7,000 combining marks (14,001 bytes) pass, 10,000 (20,001 bytes) do not.
+    client = Client(server)
+    client.ok("hello", protocol=1)
+    notebook = client.ok("openNotebook", name="depth-threshold", timeout=120)["notebook"]
+    assert client.ok("setNotebook", notebook=dict(notebook, title="a" + "\u0301" * 7_000))
+    refused = client.request("setNotebook", notebook=dict(notebook, title="a" + "\u0301" * 10_000))
+    assert refused["error"]["code"] == "bad_request" and "bytes" in refused["error"]["message"], refused
+    client.close()
+
+
+def test_a_client_that_floods_requests_is_closed(server):
+    """1,000 messages of 1 MiB sent without reading once queued a gigabyte: past 4 MiB waiting, the socket closes."""
+    raw = raw_websocket(server.port)
+    frame = masked_text_frame(b'{"id":1,"type":"listSamples","pad":"' + b"x" * ((1 << 20) - 64) + b'"}')
+    sent = 0
+    closed = False
+    raw.settimeout(10)
+    try:
+        for _ in range(64):
+            raw.sendall(frame)
+            sent += 1
+        while raw.recv(65536):  # replies, then the close; a timeout here means it stayed open
+            pass
+        closed = True
+    except socket.timeout:
+        closed = False
+    except OSError:  # reset or broken pipe: closed by the server
+        closed = True
+    raw.close()
+    assert closed, f"still open after {sent} MiB"
+    still = Client(server)
+    assert still.ok("hello", protocol=1)["session"]
+    still.close()
+
+
+def test_a_wrong_token_in_a_link_is_refused_beside_a_valid_cookie(guarded):
+    host = f"Host: 127.0.0.1:{guarded.port}\r\n"
+    raw = f"GET /?token=WRONG-WRONG HTTP/1.1\r\n{host}Cookie: depthbook_token={TOKEN}\r\nConnection: close\r\n\r\n".encode()
+    data, _ = exchange(guarded.port, raw)
+    assert statuses(data) == [403] and b"set-cookie" not in data.lower(), data[:300]
+    good = f"GET /?token={TOKEN} HTTP/1.1\r\n{host}Connection: close\r\n\r\n".encode()
+    data, _ = exchange(guarded.port, good)
+    assert statuses(data) == [303] and f"depthbook_token={TOKEN}".encode() in data

@@ -34,10 +34,13 @@ enum DepthSupport {
     }
 
     /// The median of the valid samples within `radius` (fraction of the plane's width) of a normalised point.
+    /// A point or radius from a file (a face region) may be anywhere, even NaN: the point is clamped into the
+    /// plane and the radius to 1 px ... the plane's width, so no range below is ever empty and no conversion traps.
     static func median(_ buffer: PixelBuffer, at point: (x: Double, y: Double), radius: Double) -> Double? {
         let w = buffer.width, h = buffer.height
-        let cx = min(w - 1, Int(point.x * Double(w))), cy = min(h - 1, Int(point.y * Double(h)))
-        let r = max(1, Int(radius * Double(w)))
+        guard w > 0, h > 0, point.x.isFinite, point.y.isFinite else { return nil }
+        let cx = Int(min(max(point.x, 0), 1) * Double(w - 1)), cy = Int(min(max(point.y, 0), 1) * Double(h - 1))
+        let r = radius.isFinite ? max(1, Int(min(max(radius, 0), 1) * Double(w))) : 1
         var values = [Float]()
         for y in max(0, cy - r)...min(h - 1, cy + r) {
             for x in max(0, cx - r)...min(w - 1, cx + r) {

@@ -60,19 +60,7 @@ struct FaceDepthMaskEffect: Effect {
         let face = c.photo.faces.first { $0.type.lowercased() == "face" } ?? c.photo.faces.first
         let point = p[Self.point]
         func around(_ x: Double, _ y: Double, radius: Double) -> Double? {
-            // A face region from a file may lie partly or wholly outside the picture: clamp into the plane.
-            guard x.isFinite, y.isFinite else { return nil }
-            let cx = min(max(0, Int(min(max(x, 0), 1) * Double(plane.width))), plane.width - 1)
-            let cy = min(max(0, Int(min(max(y, 0), 1) * Double(plane.height))), plane.height - 1)
-            let r = max(1, min(plane.width, Int(min(max(radius, 0), 1) * Double(plane.width))))
-            var values = [Float]()
-            for yy in max(0, cy - r)...min(plane.height - 1, cy + r) {
-                for xx in max(0, cx - r)...min(plane.width - 1, cx + r) {
-                    let v = plane.samples[yy * plane.width + xx]
-                    if !v.isNaN { values.append(v) }
-                }
-            }
-            return Statistics.percentile(values, 50)
+            DepthSupport.median(plane, at: (x, y), radius: radius)
         }
         if source == "face" || (source == "auto" && face != nil) {
             guard let face else {

@@ -65,3 +65,14 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
     }
 }
+
+extension Int {
+    /// `value` rounded down and saturated to ±2^40 (NaN gives −2^40), for a pixel coordinate computed from
+    /// parameters that is clamped into a frame next. `Int(_:)` traps on NaN or a value past Int's range, and a
+    /// trap ends every session on the server; a saturated coordinate is clamped like any other.
+    @inline(__always)
+    public init(floorSaturating value: Double) {
+        let limit = 1_099_511_627_776.0  // 2^40
+        self = value >= -limit ? (value <= limit ? Int(value.rounded(.down)) : Int(limit)) : -Int(limit)
+    }
+}

@@ -119,7 +119,10 @@ struct MeshRasterizer {
                                        out: UnsafeMutablePointer<Float>, covered: UnsafeMutablePointer<Bool>) {
         let x0 = m.x[p0], y0 = m.y[p0], x1 = m.x[p1], y1 = m.y[p1], x2 = m.x[p2], y2 = m.y[p2]
         let area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
-        if area == 0 || area.isNaN { return }
+        if area == 0 || !area.isFinite { return }
+        // Vertices pushed to infinity (or NaN) by a degenerate warp are not drawn: converting them would trap.
+        let limit: Float = 1e7
+        guard abs(x0) < limit, abs(x1) < limit, abs(x2) < limit, abs(y0) < limit, abs(y1) < limit, abs(y2) < limit else { return }
         let invArea = 1 / area
         let minY = max(top, Int((min(y0, y1, y2) - 0.5).rounded(.up)))
         let maxY = min(bottom, Int((max(y0, y1, y2) - 0.5).rounded(.down)))

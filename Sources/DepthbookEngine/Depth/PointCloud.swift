@@ -184,6 +184,9 @@ public struct PointCloudRender: Filter {
                 let u = kOut.fx * x1 / zc + kOut.cx, v = kOut.fy * y2 / zc + kOut.cy
                 let side = pointSize * pixelRatio * Double(cloud.z[n]) / zc
                 let half = side / 2
+                // A point just in front of the camera lands arbitrarily far away (or at NaN from a hole): skip
+                // it before any integer conversion, which would trap.
+                guard u.isFinite, v.isFinite, half.isFinite, abs(u) < 1e7, abs(v) < 1e7, half < 1e7 else { continue }
                 let x0 = max(0, Int((u - half - 0.5).rounded(.up))), xe = min(w - 1, Int((u + half - 0.5).rounded(.up)) - 1)
                 let y0 = max(0, Int((v - half - 0.5).rounded(.up))), ye = min(h - 1, Int((v + half - 0.5).rounded(.up)) - 1)
                 if x0 > xe || y0 > ye { continue }

@@ -42,8 +42,8 @@ public struct AffineTransform: Filter {
     func inputRegion(_ region: PixelRect, frame: PixelRect, scale: Double) -> PixelRect {
         let corners = [(region.x, region.y), (region.maxX, region.y), (region.x, region.maxY), (region.maxX, region.maxY)]
             .map { source(Double($0.0), Double($0.1), scale: scale) }
-        let clampX = { (v: Double) in min(frame.maxX - 1, max(0, Int(v.rounded(.down)))) }
-        let clampY = { (v: Double) in min(frame.maxY - 1, max(0, Int(v.rounded(.down)))) }
+        let clampX = { (v: Double) in min(frame.maxX - 1, max(0, Int(floorSaturating: v))) }
+        let clampY = { (v: Double) in min(frame.maxY - 1, max(0, Int(floorSaturating: v))) }
         let x0 = clampX(corners.map(\.0).min()! - 1), x1 = clampX(corners.map(\.0).max()! + 1)
         let y0 = clampY(corners.map(\.1).min()! - 1), y1 = clampY(corners.map(\.1).max()! + 1)
         return PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
@@ -66,7 +66,7 @@ public struct AffineTransform: Filter {
                         for x in 0..<region.width {
                             let (px, py) = source(Double(region.x + x) + 0.5, Double(region.y + y) + 0.5, scale: scale)
                             let sx = px - 0.5, sy = py - 0.5
-                            let x0 = Int(sx.rounded(.down)), y0 = Int(sy.rounded(.down))
+                            let x0 = Int(floorSaturating: sx), y0 = Int(floorSaturating: sy)
                             let fx = Float(sx - Double(x0)), fy = Float(sy - Double(y0))
                             let xa = min(inR.maxX - 1, max(inR.x, x0)) - inR.x, xb = min(inR.maxX - 1, max(inR.x, x0 + 1)) - inR.x
                             let ya = min(inR.maxY - 1, max(inR.y, y0)) - inR.y, yb = min(inR.maxY - 1, max(inR.y, y0 + 1)) - inR.y

@@ -52,7 +52,7 @@ public struct MotionBlur: Filter {
                             for c in 0..<ch { acc[c] = 0 }
                             for t in -r...r {
                                 let px = Double(region.x + x) + Double(t) * dx, py = Double(region.y + y) + Double(t) * dy
-                                let x0 = Int(px.rounded(.down)), y0 = Int(py.rounded(.down))
+                                let x0 = Int(floorSaturating: px), y0 = Int(floorSaturating: py)
                                 let fx = Float(px - Double(x0)), fy = Float(py - Double(y0))
                                 let xa = min(frame.maxX - 1, max(0, x0)) - inR.x, xb = min(frame.maxX - 1, max(0, x0 + 1)) - inR.x
                                 let ya = min(frame.maxY - 1, max(0, y0)) - inR.y, yb = min(frame.maxY - 1, max(0, y0 + 1)) - inR.y

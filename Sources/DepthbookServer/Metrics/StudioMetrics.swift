@@ -19,6 +19,8 @@ public final class StudioMetrics: Sendable {
         public var budgetBytes: Int
         /// The process's resident memory (what the kernel counts against a container's limit).
         public var residentBytes: Int
+        /// Whether the notebook store answered its last request.
+        public var storeUp: Bool = true
     }
 
     private let registry = PrometheusCollectorRegistry()
@@ -31,6 +33,7 @@ public final class StudioMetrics: Sendable {
     private let budgetInUse: Gauge
     private let budget: Gauge
     private let resident: Gauge
+    private let storeUp: Gauge
 
     /// Seconds: from a few milliseconds (a cached preview) to a minute (a long export).
     static let renderBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
@@ -52,6 +55,7 @@ public final class StudioMetrics: Sendable {
         queueDepth = registry.makeGauge(descriptor: name("render_queue_depth", "Render jobs waiting for a worker."))
         budgetInUse = registry.makeGauge(descriptor: name("memory_budget_in_use", "Bytes of the memory budget held by decoded photos and render caches.", unit: "bytes"))
         budget = registry.makeGauge(descriptor: name("memory_budget", "The memory budget the studio plans within.", unit: "bytes"))
+        storeUp = registry.makeGauge(descriptor: name("store_up", "1 when the notebook store answered its last request, 0 while it is taken to be down."))
         resident = registry.makeGauge(descriptor: name("process_resident", "Resident memory of the server process (VmRSS).", unit: "bytes"))
     }
 
@@ -74,6 +78,7 @@ public final class StudioMetrics: Sendable {
         budgetInUse.set(to: Double(snapshot.budgetBytesInUse))
         budget.set(to: Double(snapshot.budgetBytes))
         resident.set(to: Double(snapshot.residentBytes))
+        storeUp.set(to: snapshot.storeUp ? 1 : 0)
         return registry.emitToBuffer()
     }
 }

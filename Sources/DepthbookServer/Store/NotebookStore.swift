@@ -21,6 +21,13 @@ public protocol NotebookStore: Sendable {
     /// Every upload id (64 hex digits) some saved notebook names: its photo, or an uploaded picture a
     /// parameter names. Uploads named here are never cleaned away.
     func referencedUploads() throws -> Set<String>
+    /// Whether the store answered its last request (`depthbook_store_up` in /metrics).
+    var isAvailable: Bool { get }
+}
+
+extension NotebookStore {
+    /// A local file is there whenever the server is.
+    public var isAvailable: Bool { true }
 }
 
 /// Upload ids in a text: every run of exactly 64 lowercase hex digits.

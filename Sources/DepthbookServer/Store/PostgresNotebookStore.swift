@@ -1,3 +1,4 @@
+import Synchronization
 import DepthbookEffects
 import Foundation
 import Logging
@@ -13,8 +14,18 @@ public final class PostgresNotebookStore: NotebookStore {
     private let runner: Task<Void, Never>
     private let address: StoreLocation.PostgresAddress
     private let logger: Logger
-    /// A query that takes longer than this fails the request rather than holding its connection's queue.
-    static let timeout: Duration = .seconds(15)
+    /// Connecting and migrating at start may take this long.
+    static let startTimeout: Duration = .seconds(15)
+    /// A query that takes longer than this fails the request rather than holding its connection's queue (a
+    /// save or a saved link's open is one small row: it answers in milliseconds when the database is there).
+    static let timeout: Duration = .seconds(3)
+    /// After a failure, requests fail at once for this long instead of each waiting out the timeout: with
+    /// PostgreSQL stopped, every save and saved-link open once blocked its page's socket for 15 s.
+    static let retryAfter: Duration = .seconds(10)
+    /// Until when the store is taken to be down (nil: up).
+    private let downUntil = Mutex<ContinuousClock.Instant?>(nil)
+
+    public var isAvailable: Bool { downUntil.withLock { $0.map { ContinuousClock.now >= $0 } ?? true } }
 
     public init(_ address: StoreLocation.PostgresAddress, logger: Logger) throws {
         var configuration = PostgresClient.Configuration(
@@ -34,7 +45,7 @@ public final class PostgresNotebookStore: NotebookStore {
         do {
             // One direct connection first: a wrong address or password fails here with the server's reason,
             // where the pool would keep retrying.
-            try BlockingAsync.run(timeout: Self.timeout) { [direct, logger] in
+            try BlockingAsync.run(timeout: Self.startTimeout) { [direct, logger] in
                 let connection = try await PostgresConnection.connect(configuration: direct, id: 0, logger: logger)
                 do {
                     try await Self.migrate(connection, logger: logger)
@@ -139,9 +150,16 @@ public final class PostgresNotebookStore: NotebookStore {
     }
 
     private func perform<T: Sendable>(_ what: String, _ work: @escaping @Sendable () async throws -> T) throws -> T {
+        if let until = downUntil.withLock({ $0 }), ContinuousClock.now < until {
+            let seconds = max(1, Int((until - ContinuousClock.now).components.seconds))
+            throw StoreError.database("cannot \(what): the notebook store did not answer just now; trying again in \(seconds) s")
+        }
         do {
-            return try BlockingAsync.run(timeout: Self.timeout, work)
+            let result = try BlockingAsync.run(timeout: Self.timeout, work)
+            downUntil.withLock { $0 = nil }
+            return result
         } catch {
+            downUntil.withLock { $0 = ContinuousClock.now + Self.retryAfter }
             logger.error("notebook store failed", metadata: ["operation": "\(what)", "error": "\(Self.reason(error))"])
             throw StoreError.database("cannot \(what): \(Self.reason(error))")
         }
