@@ -76,6 +76,27 @@ struct NotebookStoreContractTests {
         #expect(try store.referencedUploads() == [Self.upload])
     }
 
+    /// PostgreSQL only: once the database stops answering, the store says so (`depthbook_store_up` reads it)
+    /// and the requests after the first failure are refused at once with a message saying when it tries again,
+    /// instead of each waiting out the timeout on its page's socket. What was saved before is not lost.
+    @Test func aStoppedDatabaseIsReportedAndTheNextRequestsFailAtOnce() throws {
+        let server: TestPostgres
+        do {
+            server = try TestPostgres()
+        } catch {
+            if RunEnvironment.isCI { throw error }
+            return
+        }
+        guard case .postgres(let address) = try StoreLocation(parsing: server.url) else { return }
+        let store = try PostgresNotebookStore(address, logger: Logger(label: "test.store"))
+        let saved = try store.save(Self.notebook(percentile: 50), parent: nil)
+        #expect(store.isAvailable)
+        server.stop()
+        #expect(throws: StoreError.self) { try store.save(Self.notebook(percentile: 51), parent: nil) }
+        #expect(!store.isAvailable)
+        #expect { _ = try store.load(id: saved) } throws: { "\($0)".contains("trying again in") }
+    }
+
     /// PostgreSQL only: a server that is not there is a clear error at start, not a hang.
     @Test func anUnreachableDatabaseIsAClearError() throws {
         guard case .postgres(let address) = try StoreLocation(parsing: "postgres://depthbook@127.0.0.1:1/depthbook") else {
