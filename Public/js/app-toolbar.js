@@ -5,6 +5,8 @@
  */
 import { h, uniqueId } from './dom.js';
 import { ask } from './widgets/ask-dialog.js';
+import { copyText } from './clipboard.js';
+import { showFollowDialog } from './widgets/follow-dialog.js';
 
 export class AppToolbar extends HTMLElement {
     /**
@@ -29,6 +31,10 @@ export class AppToolbar extends HTMLElement {
             onclick: () => presenter.toggle(),
         }, 'Present');
         presenter.addEventListener('change', (event) => this.presenterButton.setAttribute('aria-pressed', String(event.detail.active)));
+        this.followButton = h('button', {
+            type: 'button', class: 'follow-open', title: 'Watch this notebook live on a phone or tablet', hidden: true,
+            onclick: () => showFollowDialog(session),
+        }, 'Follow', h('span', { class: 'long-text', text: ' on a phone' }));
         this.connection = h('p', { class: 'connection', role: 'status', 'aria-live': 'polite', text: 'Connecting…' });
         this.readOnlyNote = h('p', {
             class: 'read-only-note', hidden: true,
@@ -42,6 +48,7 @@ export class AppToolbar extends HTMLElement {
                 this.shareField = h('div', { class: 'field share-field' }, this.saveButton, h('label', { for: linkId, class: 'visually-hidden', text: 'Share link' }), this.link),
                 this.saveState,
                 this.revertButton = h('button', { type: 'button', class: 'revert', hidden: true, onclick: () => this.revert() }, 'Revert'),
+                this.followButton,
                 this.presenterButton),
             this.connection,
             this.readOnlyNote,
@@ -85,6 +92,7 @@ export class AppToolbar extends HTMLElement {
         this.shareField.hidden = !canEdit;
         this.saveState.hidden = !canEdit;
         this.readOnlyNote.hidden = this.session.access !== 'read';
+        this.followButton.hidden = !(this.session.sessionId && this.session.role === 'edit');
         if (shared) this.link.value = new URL(`/n/${shared}`, location.origin).href;
         if (shared && edited) this.saveState.textContent = 'Edited: saving makes a new link; the shared one stays as it was.';
         else if (shared) this.saveState.textContent = 'Saved.';
@@ -125,22 +133,6 @@ export class AppToolbar extends HTMLElement {
             this.saveState.textContent = `Saving failed: ${error.message}`;
         } finally {
             this.saveButton.disabled = false;
-        }
-    }
-}
-
-/** Copies through the async clipboard, or through a selected field where that is refused. */
-async function copyText(text, field) {
-    try {
-        await navigator.clipboard.writeText(text);
-        return true;
-    } catch {
-        field.focus();
-        field.select();
-        try {
-            return document.execCommand('copy');
-        } catch {
-            return false;
         }
     }
 }

@@ -34,7 +34,7 @@ function openNotebookPage() {
     const view = document.querySelector('db-notebook').attach(session, store);
     const presenter = new Presenter(view);
     document.querySelector('db-toolbar').attach(session, presenter);
-    document.querySelector('db-pinned').attach(session);
+    document.querySelector('db-pinned').attach(session, presenter);
     // A photo, a depth map or an export dropped anywhere on the page.
     installFileDrop(new PhotoIntake(session), session);
 

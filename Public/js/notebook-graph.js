@@ -126,3 +126,9 @@ export function dependentsOf(notebook, cellId) {
     }
     return result;
 }
+
+/** The cell that shows the notebook's result: the one called `result`, else the last view or step. */
+export function outputCell(notebook) {
+    const cells = (notebook?.cells ?? []).filter((cell) => cell.kind === 'step' || cell.kind === 'view');
+    return (cells.find((cell) => cell.id === 'result') ?? cells.at(-1))?.id ?? null;
+}

@@ -223,6 +223,7 @@ export class NotebookSession extends EventTarget {
      */
     setParam(cellId, name, value, options) {
         this.edits.set(cellId, name, value, options);
+        this.dispatchEvent(new CustomEvent('paramset', { detail: { cell: cellId, name, value } }));
     }
 
     /** Replaces the whole document (cells added, removed, reordered, inputs changed) and re-renders. */

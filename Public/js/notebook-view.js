@@ -12,6 +12,7 @@ import { StepCell } from './cells/step-cell.js';
 import { UnsupportedCell } from './cells/unsupported-cell.js';
 import { AddCell } from './widgets/add-cell.js';
 import { stableStringify, structureOf } from './notebook-graph.js';
+import { cellTitle } from './cell-names.js';
 
 export class NotebookView extends HTMLElement {
     /**
@@ -70,28 +71,23 @@ export class NotebookView extends HTMLElement {
         const session = this.session;
         const edit = (change) => this.editCell(cell.id, change);
         let content;
-        let title;
+        const title = cellTitle(session, cell);
         let references = [cell.id];
         switch (cell.kind) {
             case 'note':
                 content = new NoteCell().attach(session, cell, edit);
-                title = 'Note';
                 break;
             case 'photo':
                 content = new PhotoCell().attach(session, cell);
-                title = describePhoto(session.notebook.photo, session);
                 break;
             case 'view':
                 content = new ViewCell().attach(session, cell, index, edit);
-                title = `View of ${cell.input ?? '—'}`;
                 break;
             case 'step':
                 content = new StepCell().attach(session, cell, index, edit);
-                title = session.catalog.get(cell.effect)?.title ?? String(cell.effect);
                 break;
             default:
                 content = new UnsupportedCell().attach(cell);
-                title = 'Unsupported cell';
         }
         return new CellCard().attach({
             session, cell, index, count, content, title, references,
@@ -152,13 +148,6 @@ export class NotebookView extends HTMLElement {
             else this.session.status(`That change was refused: ${error.message}`, 'error');
         }
     }
-}
-
-function describePhoto(reference, session) {
-    if (reference?.sample) return `Photo: sample "${reference.sample}"`;
-    if (reference?.upload) return `Photo: ${session?.photoName(reference) ?? 'your upload'}`;
-    if (reference?.path) return `Photo: ${reference.path}`;
-    return 'Photo';
 }
 
 customElements.define('db-notebook', NotebookView);

@@ -1,23 +1,42 @@
 /**
- * Presenter mode for demos: large images and sliders, and keyboard control.
- * - P toggles presenter mode; Escape leaves it.
+ * Presenter mode for demos: the output fills the screen (the pinned cell, else the notebook's result: see
+ * `<db-pinned>`), the cells' controls sit in a narrow column beside it, and the page goes fullscreen.
+ * - P toggles presenter mode; Escape (or leaving fullscreen) ends it.
  * - J / Page Down and K / Page Up move to the next or previous cell and focus its first slider (else its
  *   picture, else its header).
  * - Arrows nudge the focused slider (native); Shift+arrows nudge ten steps.
  * Keys are ignored while typing in a text field.
  */
+import { scrollToElement } from './scroll-to.js';
+
 export class Presenter extends EventTarget {
     constructor(root) {
         super();
         this.root = root;
         this.active = false;
+        this.fullscreen = false;
         document.addEventListener('keydown', (event) => this.onKey(event));
+        // Escape in fullscreen is taken by the browser and never reaches the page: leaving fullscreen ends presenting.
+        document.addEventListener('fullscreenchange', () => {
+            if (document.fullscreenElement || !this.fullscreen) return;
+            this.fullscreen = false;
+            if (this.active) this.toggle(false);
+        });
     }
 
     toggle(force) {
-        this.active = force ?? !this.active;
-        document.body.classList.toggle('presenter', this.active);
-        this.dispatchEvent(new CustomEvent('change', { detail: { active: this.active } }));
+        const active = force ?? !this.active;
+        if (active === this.active) return;
+        this.active = active;
+        document.body.classList.toggle('presenter', active);
+        if (active && document.fullscreenEnabled && !document.fullscreenElement) {
+            // Refused without a user gesture (or in a frame): presenting goes on in the window.
+            document.documentElement.requestFullscreen({ navigationUI: 'hide' }).then(() => { this.fullscreen = true; }, () => {});
+        } else if (!active && this.fullscreen && document.fullscreenElement) {
+            this.fullscreen = false;
+            document.exitFullscreen().catch(() => {});
+        }
+        this.dispatchEvent(new CustomEvent('change', { detail: { active } }));
     }
 
     onKey(event) {
@@ -29,7 +48,7 @@ export class Presenter extends EventTarget {
             nudge(target, event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 10 : -10);
             return;
         }
-        if (typing) return;
+        if (typing || target.closest?.('dialog')) return;
         if (event.key === 'p' || event.key === 'P') {
             event.preventDefault();
             this.toggle();
@@ -50,7 +69,7 @@ export class Presenter extends EventTarget {
         if (cells.length === 0) return;
         const current = cells.findIndex((cell) => cell.contains(document.activeElement));
         const next = cells[Math.min(cells.length - 1, Math.max(0, current + direction))] ?? cells[0];
-        next.scrollIntoView({ block: 'start', behavior: 'smooth' });
+        scrollToElement(next);
         // The first slider, else the picture, else the cell's collapse button: never a select or a text field,
         // where J and K would be typed rather than move on. Hidden controls are skipped.
         const visible = (selector) => [...next.querySelectorAll(selector)].find((element) => element.checkVisibility() && !element.disabled);

@@ -62,6 +62,11 @@ export class CellCard extends HTMLElement {
             }
         });
         const tools = items.length ? [menu] : [];
+        // In presenter mode the menu is hidden: putting an output on stage is one button in the header.
+        this.stageButton = hasOutput ? h('button', {
+            type: 'button', class: 'cell-stage', 'aria-pressed': String(document.querySelector('db-pinned')?.pinnedId === cell.id), title: 'Show this output on the stage',
+            'aria-label': `Show ${cell.id} on the stage`, onclick: () => actions.pin(cell.id),
+        }, 'On stage') : null;
         this.errorLine = h('div', { class: 'cell-error', role: 'alert', hidden: true });
         this.body = h('div', { class: 'cell-body', id: bodyId }, content);
         this.replaceChildren(
@@ -70,6 +75,7 @@ export class CellCard extends HTMLElement {
                 h('span', { class: `cell-kind kind-${cell.kind}`, text: KIND_NAMES[cell.kind] ?? KIND_NAMES.unsupported }),
                 h('h2', { class: 'cell-title', id: headingId, text: title }),
                 h('span', { class: 'cell-id', text: cell.id }),
+                this.stageButton,
                 h('span', { class: 'cell-tools' }, ...tools)),
             this.errorLine,
             this.body,
@@ -94,6 +100,8 @@ export class CellCard extends HTMLElement {
         session.addEventListener('cellError', this.onError);
         session.addEventListener('frame', this.onFrame);
         session.addEventListener('cellOk', this.onOk);
+        this.onPinned = (event) => this.stageButton?.setAttribute('aria-pressed', String(event.detail.cell === this.cellId));
+        document.addEventListener('pinned', this.onPinned);
         return this;
     }
 
@@ -101,6 +109,7 @@ export class CellCard extends HTMLElement {
         this.session?.removeEventListener('cellError', this.onError);
         this.session?.removeEventListener('frame', this.onFrame);
         this.session?.removeEventListener('cellOk', this.onOk);
+        document.removeEventListener('pinned', this.onPinned);
     }
 
     setCollapsed(collapsed) {

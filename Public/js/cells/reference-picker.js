@@ -11,14 +11,15 @@ import { h, uniqueId } from '../dom.js';
  * @param {boolean} optional whether "none" is allowed
  * @param {(reference: string|null) => void} onChoose
  * @param {boolean} disabled
+ * @param {(reference: string) => string} labelOf what an option says (its value stays the reference)
  */
-export function referencePicker(label, choices, current, optional, onChoose, disabled = false) {
+export function referencePicker(label, choices, current, optional, onChoose, disabled = false, labelOf = String) {
     const id = uniqueId('input');
     const options = [...choices];
     if (current && !options.includes(current)) options.unshift(current);
     const select = h('select', { id, class: 'reference-select', disabled },
         optional ? h('option', { value: '', text: '(none)' }) : null,
-        ...options.map((reference) => h('option', { value: reference, text: reference })));
+        ...options.map((reference) => h('option', { value: reference, text: labelOf(reference) })));
     select.value = current ?? '';
     select.addEventListener('change', () => onChoose(select.value === '' ? null : select.value));
     return h('div', { class: 'field reference-field' }, h('label', { for: id, text: label }), select);

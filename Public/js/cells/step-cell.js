@@ -6,6 +6,7 @@
 import { h, replaceChildren } from '../dom.js';
 import { choicesFor, previewTarget } from '../notebook-graph.js';
 import { referencePicker } from './reference-picker.js';
+import { referenceLabel } from '../cell-names.js';
 import { OutputPanel } from './output-panel.js';
 import { ParamControl } from '../widgets/param-control.js';
 import { LoopPlayer } from '../widgets/loop-player.js';
@@ -34,7 +35,7 @@ export class StepCell extends HTMLElement {
                 if (reference === null) delete next[slot.name];
                 else next[slot.name] = reference;
                 draft.inputs = next;
-            }), !session.canEdit));
+            }), !session.canEdit, (reference) => referenceLabel(session, reference)));
         }
 
         this.controls = new Map();

@@ -5,6 +5,7 @@
 import { h, uniqueId } from '../dom.js';
 import { choicesFor, outputKindOf, photoPlanes } from '../notebook-graph.js';
 import { referencePicker } from './reference-picker.js';
+import { referenceLabel } from '../cell-names.js';
 import { OutputPanel } from './output-panel.js';
 
 export class ViewCell extends HTMLElement {
@@ -22,7 +23,7 @@ export class ViewCell extends HTMLElement {
             ...choicesFor(notebook, catalog, photo, index, 'plane').filter((reference) => !reference.startsWith('photo.')),
         ];
         const controls = h('div', { class: 'cell-controls' },
-            referencePicker('Shows', choices, cell.input, false, (reference) => edit((draft) => { draft.input = reference; }), !session.canEdit));
+            referencePicker('Shows', choices, cell.input, false, (reference) => edit((draft) => { draft.input = reference; }), !session.canEdit, (reference) => referenceLabel(session, reference)));
         if (session.canEdit) {
             const id = uniqueId('histogram');
             const box = h('input', { type: 'checkbox', id, checked: Boolean(cell.histogram) });

@@ -85,7 +85,10 @@ export class PreviewImage extends HTMLElement {
 
     /** Device pixels this element would like its frames to be. */
     wantedWidth() {
-        const cssWidth = this.clientWidth || this.parentElement?.clientWidth || 480;
+        let cssWidth = this.clientWidth || this.parentElement?.clientWidth || 480;
+        // A picture fitted to its box's height as well (the presenter's stage) needs no more than the height allows.
+        const aspect = Number(this.dataset.frameWidth) / Number(this.dataset.frameHeight);
+        if (this.classList.contains('fit-height') && aspect > 0 && this.clientHeight > 0) cssWidth = Math.min(cssWidth, this.clientHeight * aspect);
         return Math.round(cssWidth * (window.devicePixelRatio || 1));
     }
 

@@ -1,0 +1,115 @@
+"""Presenter mode for a talk, in a 1920×1080 window: the result fills the screen beside the column of
+controls and follows a slider dragged several cells above it; pinning happens inside presenter mode; the
+watch link is offered with a QR code the page draws itself, and opening it in another browser watches."""
+from __future__ import annotations
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from page_support import cell_with_param, connection_text, open_notebook, screenshot, settled_frame, slider, wait_for
+
+# What the `qrcode` package (an independent encoder) makes of this text at level M with mask 3: version 5.
+QR_TEXT = "http://192.168.1.20:8080/n/big-head?watch=0123456789abcdef0123456789abcdef"
+QR_GOLDEN = ['#######.#....#..#.....###.#...#######', '#.....#.#.#.#..#.#...###..#...#.....#', '#.###.#..#.##..##.##.....###..#.###.#', '#.###.#.#####.##.#....####.##.#.###.#', '#.###.#..#.#.###...#.#....##..#.###.#', '#.....#..#.##.##.####.#..#..#.#.....#', '#######.#.#.#.#.#.#.#.#.#.#.#.#######', '........#..#...#......##..###........', '#.##.###..###.##..##.#..#..##.#..#.##', '..##.....#.....#..#.#..####.##...#.#.', '.#.#..#..##.#...##########..###.#.#..', '####.#....#...#.#...#.####...#.##.#..', '#...####..###.######.....#.#..###.###', '.#..#...###....#.###.......#..#.##..#', '.##...#.##......#..#..#..#..#.#...#..', '.....#...#.##.##.....##.#.##.##....##', '#.#...###...##.#.#.####.####...#.###.', '.....#.#.#...##..###.###.###..##..###', '.###.#####...#...#....#.##.#..###.###', '...###...#.#########..#.#.#.#####..#.', '..#...####.#.#.#####.#..#.......##..#', '.#.#.#....#..##.##.###.##.#......#.#.', '#.#.#####.#.#.#.#.#..#.#.##..#.#...#.', '.####...#..###.###.##.#..#.#.#..#.#..', '.###..########.##..#..#..#.#.####.#.#', '.####..######....#.#.......####.##.##', '.#....###.###....######.##...####.##.', '#..##..##.#....#....##.........#.#...', '....#####..#......#.#######.#########', '........#...##.#......##.####...#..##', '#######.##.#.#.#..#.#...##..#.#.###.#', '#.....#.##....#.####..##....#...#....', '#.###.#......##.#..#.#.##...#####..##', '#.###.#.###..####..##..####...#.#...#', '#.###.#.####.###.#..#..#.##...#.##...', '#.....#...###..#..###...##......#.#..', '#######.###...#.##....#..#.....##.###']
+
+STAGE_JS = """
+    const stage = document.querySelector('db-pinned:not([hidden])');
+    const preview = stage?.querySelector('db-preview');
+    if (!preview) return null;
+    const box = preview.getBoundingClientRect(), img = preview.querySelector('img')?.getBoundingClientRect();
+    return {reference: preview.dataset.reference, state: preview.dataset.state, seq: Number(preview.dataset.seq ?? -1),
+            bytes: Number(preview.dataset.bytes ?? 0), area: box.width * box.height / (innerWidth * innerHeight),
+            image: img ? [img.width, img.height] : null, window: [innerWidth, innerHeight]};"""
+
+
+def stage(driver) -> dict | None:
+    return driver.execute_script(STAGE_JS)
+
+
+def big_screen(browser_factory):
+    """A 1920×1080 window on a 1920×1080 screen (headless Chromium's screen is 800×600 otherwise, and fullscreen
+    takes the screen's size)."""
+    return browser_factory(1920, 1080, ("--screen-info={0,0 1920x1080}",))
+
+
+def present(driver) -> None:
+    driver.find_element(By.TAG_NAME, "body").send_keys("p")
+    wait_for("presenter mode", lambda: "presenter" in driver.find_element(By.TAG_NAME, "body").get_attribute("class"))
+
+
+def test_the_stage_fills_the_screen_and_follows_a_drag_upstream(depthbook_server, browser_factory, artifacts_dir):
+    driver = big_screen(browser_factory)
+    open_notebook(driver, depthbook_server.base_url, "depth-threshold")
+    mask = cell_with_param(driver, "percentile")
+    settled_frame(driver, mask)
+    present(driver)
+    before = wait_for("the result on stage", lambda: (s if (s := stage(driver)) and s["reference"] == "result" and s["state"] == "ready" else None))
+    assert before["area"] >= 0.8, f"the stage takes {before['area']:.1%} of the window"
+    assert not driver.execute_script("return document.querySelector('button.save-share').checkVisibility()"), "Save stays on screen in presenter mode"
+
+    # Drag the percentile slider, five cells above the result: the stage follows before the button is let go.
+    control = slider(driver, mask, "percentile")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", control)
+    drag = ActionChains(driver, duration=40)
+    drag.click_and_hold(control)
+    for _ in range(6):
+        drag.move_by_offset(-10, 0).pause(0.25)
+    drag.perform()
+    during = wait_for("the stage to follow the drag", lambda: (s if (s := stage(driver)) and s["seq"] > before["seq"] else None))
+    on_screen = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth", control)
+    screenshot(driver, artifacts_dir, "presenter-stage-drag")
+    ActionChains(driver).release().perform()
+    assert on_screen, "the dragged slider is not on screen beside the stage"
+    assert during["area"] >= 0.8, f"during the drag the stage takes {during['area']:.1%} of the window"
+    assert during["image"][1] >= 0.85 * during["window"][1], f"the picture is {during['image']} in a {during['window']} window"
+    caption = driver.find_element(By.CSS_SELECTOR, "db-pinned .stage-caption").text
+    assert "Percentile" in caption, f"the stage does not name the value being moved: {caption!r}"
+
+    # Pin the mask inside presenter mode from its header, then unpin from the stage.
+    button = driver.find_element(By.CSS_SELECTOR, f'db-cell[data-cell="{mask}"] button.cell-stage')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait_for("the mask on stage", lambda: (s := stage(driver)) and s["reference"] == mask and s["state"] == "ready")
+    assert button.get_attribute("aria-pressed") == "true"
+    screenshot(driver, artifacts_dir, "presenter-stage-pinned-mask")
+    driver.find_element(By.CSS_SELECTOR, "db-pinned button.stage-unpin").click()
+    wait_for("the result back on stage", lambda: (s := stage(driver)) and s["reference"] == "result")
+
+
+def test_the_watch_link_and_its_qr_code(depthbook_server, browser_factory, artifacts_dir):
+    driver = big_screen(browser_factory)
+    open_notebook(driver, depthbook_server.base_url, "depth-threshold")
+    settled_frame(driver, "result")
+    present(driver)
+    wait_for("the follow button on stage", lambda: driver.find_elements(By.CSS_SELECTOR, "db-pinned button.stage-follow"))[0].click()
+    link = wait_for("the watch link", lambda: driver.execute_script("return document.querySelector('dialog.follow-dialog[open] input.follow-link')?.value"))
+    session = driver.execute_script("return JSON.parse(sessionStorage.getItem('depthbook.tab')).session")
+    assert link == f"{depthbook_server.base_url}/n/depth-threshold?watch={session}", link
+    # The code drawn is the encoder's, four white modules around it, black on white.
+    drawn = driver.execute_script("""
+        const canvas = document.querySelector('dialog.follow-dialog canvas.follow-qr');
+        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        return import('/js/qr-code.js').then(({encodeQR}) => {
+            const code = encodeQR(arguments[0]), scale = canvas.width / (code.size + 8);
+            const dark = (x, y) => pixels[(Math.floor((y + 4.5) * scale) * canvas.width + Math.floor((x + 4.5) * scale)) * 4] < 128;
+            return code.modules.every((row, y) => row.every((d, x) => d === dark(x, y))) && !(pixels[0] < 128);
+        });""", link)
+    assert drawn, "the canvas does not show the link's QR code"
+    screenshot(driver, artifacts_dir, "presenter-follow-dialog")
+
+    watcher = browser_factory(390, 844)
+    watcher.get(link)
+    wait_for("the phone to watch", lambda: "Watching" in connection_text(watcher))
+    wait_for("the watcher's result", lambda: watcher.execute_script(
+        "return document.querySelector('db-cell[data-cell=result] db-preview')?.dataset.state === 'ready'"))
+
+
+def test_the_qr_encoder_matches_an_independent_one(depthbook_server, browser):
+    browser.get(depthbook_server.base_url + "/n/depth-threshold")
+    rows = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/qr-code.js').then(({encodeQR}) => {
+            const code = encodeQR(arguments[0], {level: 'M', mask: 3});
+            done(code.modules.map((row) => row.map((d) => (d ? '#' : '.')).join('')));
+        }, (error) => done(String(error)));""", QR_TEXT)
+    assert rows == QR_GOLDEN
