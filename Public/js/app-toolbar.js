@@ -20,6 +20,11 @@ export class AppToolbar extends HTMLElement {
         const open = h('button', {
             type: 'button', onclick: () => { if (this.picker.value) location.assign(`/n/${encodeURIComponent(this.picker.value)}`); },
         }, 'Open');
+        // Undo and redo: their titles say what they would undo or redo.
+        this.undoButton = h('button', { type: 'button', class: 'undo', disabled: true, onclick: () => session.history.undo() }, '↶', h('span', { class: 'long-text', text: ' Undo' }));
+        this.redoButton = h('button', { type: 'button', class: 'redo', disabled: true, onclick: () => session.history.redo() }, '↷', h('span', { class: 'long-text', text: ' Redo' }));
+        session.history.addEventListener('change', () => this.showHistory());
+        this.showHistory();
         this.runAll = h('button', { type: 'button', class: 'run-all', onclick: () => session.runAll() }, 'Run all');
         this.saveButton = h('button', { type: 'button', class: 'save-share', onclick: () => this.save() },
             'Save', h('span', { class: 'long-text', text: ' & copy link' }));
@@ -44,6 +49,7 @@ export class AppToolbar extends HTMLElement {
             h('div', { class: 'toolbar-row' },
                 h('span', { class: 'brand', text: 'Depthbook' }),
                 h('div', { class: 'field' }, h('label', { for: pickerId, text: 'Notebook' }), this.picker, open),
+                this.editButtons = h('span', { class: 'edit-buttons' }, this.undoButton, this.redoButton),
                 this.runAll,
                 this.shareField = h('div', { class: 'field share-field' }, this.saveButton, h('label', { for: linkId, class: 'visually-hidden', text: 'Share link' }), this.link),
                 this.saveState,
@@ -58,6 +64,17 @@ export class AppToolbar extends HTMLElement {
         session.addEventListener('edited', () => this.showSaveState());
         session.addEventListener('notebook', () => this.showSaveState());
         return this;
+    }
+
+    showHistory() {
+        const { history } = this.session;
+        const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+        this.undoButton.disabled = !history.canUndo;
+        this.redoButton.disabled = !history.canRedo;
+        this.undoButton.title = history.undoLabel ? `Undo ${history.undoLabel} (${mac ? '⌘Z' : 'Ctrl+Z'})` : 'Nothing to undo';
+        this.redoButton.title = history.redoLabel ? `Redo ${history.redoLabel} (${mac ? '⇧⌘Z' : 'Shift+Ctrl+Z'})` : 'Nothing to redo';
+        this.undoButton.setAttribute('aria-label', history.undoLabel ? `Undo ${history.undoLabel}` : 'Undo');
+        this.redoButton.setAttribute('aria-label', history.redoLabel ? `Redo ${history.redoLabel}` : 'Redo');
     }
 
     fillPicker() {
@@ -89,6 +106,7 @@ export class AppToolbar extends HTMLElement {
         const { shared, edited, canEdit } = this.session;
         // A watcher may not render or save (the server refuses): it is not offered either.
         this.runAll.hidden = !canEdit;
+        this.editButtons.hidden = !canEdit;
         this.shareField.hidden = !canEdit;
         this.saveState.hidden = !canEdit;
         this.readOnlyNote.hidden = this.session.access !== 'read';

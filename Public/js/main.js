@@ -11,6 +11,8 @@ import { Presenter } from './presenter.js';
 import { PhotoIntake } from './photo-intake.js';
 import { installFileDrop } from './file-drop.js';
 import { StartPage } from './start-page.js';
+import { installEditKeys } from './edit-keys.js';
+import './draft-banner.js';
 import './pinned-output.js';
 import './widgets/zoom-dialog.js';
 
@@ -35,6 +37,8 @@ function openNotebookPage() {
     const presenter = new Presenter(view);
     document.querySelector('db-toolbar').attach(session, presenter);
     document.querySelector('db-pinned').attach(session, presenter);
+    document.querySelector('db-draft').attach(session);
+    installEditKeys(session.history);
     // A photo, a depth map or an export dropped anywhere on the page.
     installFileDrop(new PhotoIntake(session), session);
 

@@ -12,15 +12,20 @@
  * `cellError` (detail: {cell, seq, message}), `cellOk` (detail: {cell}), `status` (detail: {text, tone}),
  * `edited` (detail: {edited, shared}), `histogram` (detail: {reference, result}).
  */
-import { ProtocolError } from './studio-socket.js';
 import { PhotoLibrary } from './photo-library.js';
-import { stableStringify, structureOf } from './notebook-graph.js';
+import { stableStringify } from './notebook-graph.js';
 import { connectionStatus } from './session/connection-status.js';
 import { HistogramRegistry } from './session/histogram-registry.js';
 import { ParamEdits } from './session/param-edits.js';
 import { PhotoUploads } from './session/photo-uploads.js';
 import { PreviewRegistry } from './session/preview-registry.js';
 import { TabMemory } from './session/tab-memory.js';
+import { introduce } from './session/handshake.js';
+import { receiveEvent, receiveFrame } from './session/incoming.js';
+import { EditHistory } from './session/history.js';
+import { Drafts } from './session/drafts.js';
+import { applyNotebook } from './session/apply-notebook.js';
+import { restoreRecipe } from './session/recipes.js';
 
 /** Widths the server accepts for a preview until its `hello` says (the server's `limits` are the truth). */
 const DEFAULT_PREVIEW_WIDTH = { min: 64, max: 2048 };
@@ -58,11 +63,15 @@ export class NotebookSession extends EventTarget {
         /** The previews and charts on the page, by what they show (`session/`). */
         this.previews = new PreviewRegistry();
         this.histograms = new HistogramRegistry(socket);
+        /** Photos, depth maps and pictures sent over HTTP (`session/photo-uploads.js`): the page's file handlers use it. */
         this.uploads = new PhotoUploads(this);
         this.edits = new ParamEdits(this);
         this.memory = new TabMemory(store, () => this.notebook
             ? { notebook: this.notebook, photo: this.photo, shared: this.shared, seq: this.seq, path: location.pathname }
-            : null);
+            : null, () => this.keepDraft());
+        /** Undo and redo (`session/history.js`); unsaved edits kept per notebook beyond the tab (`session/drafts.js`). */
+        this.history = new EditHistory(this);
+        this.drafts = new Drafts();
         /** What the server said about how this photo was handled, each said once (cleared with the photo). */
         this.photoNotes = new Set();
         /** seq → performance.now() when the request left, for the latency readout */
@@ -78,64 +87,9 @@ export class NotebookSession extends EventTarget {
 
     // MARK: Opening
 
-    /**
-     * Says hello (resuming the tab's session if it has one, or watching one view-only with `?watch=<id>`),
-     * then brings the notebook back or opens it. A resumed session's hello carries its notebook and photo;
-     * a notebook this tab stored that differs (a change the server never got before a refresh) is pushed.
-     */
-    async introduce(reconnected) {
-        const stored = this.store.load();
-        const samePage = stored.path === location.pathname;
-        // The tab's session is reused even for another notebook, rather than leaving one behind.
-        const resumeId = this.sessionId ?? stored.session;
-        // The session's id is public (watch links carry it); only its resume key makes this page its editor again.
-        const resumeKey = this.resumeKey ?? stored.resume;
-        const watch = new URLSearchParams(location.search).get('watch');
-        try {
-            const fields = { protocol: 1 };
-            if (watch) fields.watch = watch;
-            else if (resumeId && resumeKey) Object.assign(fields, { session: resumeId, resume: resumeKey });
-            const hello = await this.socket.request('hello', fields);
-            this.sessionId = hello.session;
-            this.resumeKey = hello.resume ?? null;
-            this.role = hello.role ?? 'edit';
-            this.access = hello.access ?? 'full';
-            this.limits = hello.limits ?? this.limits;
-            if (!watch) this.store.save({ session: hello.session, resume: hello.resume, path: location.pathname });
-            await this.loadCatalogs();
-            if (this.access === 'read' && !watch) {
-                // Without the token the page may open and look: the notebook as saved, never local edits.
-                await this.open(this.target);
-                this.status('Connected, read-only.', 'ok');
-                return;
-            }
-            if (watch) {
-                if (!hello.notebook) throw new Error('the watched session has no notebook open yet');
-                this.adopt(hello.notebook, hello.photo ?? null, hello.shared ?? null, false);
-                this.runAll();
-                this.status('Watching view-only.', 'ok');
-                return;
-            }
-            const local = this.notebook ?? (samePage ? stored.notebook : null);
-            const localPhoto = this.photo ?? (samePage ? stored.photo : null);
-            if (hello.resumed && (this.notebook || samePage) && (hello.notebook || local)) {
-                const wasEdited = this.notebook ? this.edited : Boolean(stored.edited);
-                this.adopt(hello.notebook ?? local, hello.photo ?? localPhoto, hello.shared ?? (samePage ? stored.shared : null) ?? null, wasEdited);
-                if (local && stableStringify(local) !== stableStringify(hello.notebook)) await this.pushNotebook(local);
-                else this.runAll();
-                this.status(reconnected ? 'Reconnected: the session was resumed.' : 'Session resumed.', 'ok');
-                return;
-            }
-            await this.open(this.target);
-            if (local) {
-                await this.restore(local, stored);
-                this.status(reconnected ? 'Reconnected: the old session had ended, so a new one was started and your notebook restored.' : 'Notebook restored.', 'ok');
-            } else {
-                this.status(reconnected ? 'Reconnected.' : 'Connected.', 'ok');
-            }
-        } catch (error) {
-            this.status(`Could not open the notebook: ${error.message}`, 'error');
-        }
+    /** Says hello and brings the notebook back or opens it (`session/handshake.js`). */
+    introduce(reconnected) {
+        return introduce(this, reconnected);
     }
 
     async loadCatalogs() {
@@ -166,6 +120,7 @@ export class NotebookSession extends EventTarget {
             try {
                 // Your photo under a notebook as it ships is not an edit of the notebook.
                 await this.openPhoto(kept.reference, kept.name, { edits: false });
+                this.history.reset();
                 return;
             } catch (error) {
                 if (kept.reference.upload) this.photos.forget(kept.reference.upload);
@@ -173,27 +128,20 @@ export class NotebookSession extends EventTarget {
             }
         }
         this.runAll();
+        this.history.reset();
     }
 
     /** Drops this tab's edits: the notebook of the address opens again as saved or as it ships. */
     async revert() {
         const target = this.shared ?? this.target;
+        const before = structuredClone(this.notebook);
         this.store.save({ notebook: null, edited: false });
         await this.open(target);
         this.setEdited(false);
-        this.status('Reverted to the original notebook.', 'ok');
-    }
-
-    /** Puts a notebook edited before a refresh or a lost session back on a fresh server session. */
-    async restore(local, stored) {
-        if (stableStringify(local.photo) !== stableStringify(this.notebook.photo)) {
-            const opened = await this.socket.request('openPhoto', { photo: local.photo });
-            this.photo = opened.photo;
-            this.forgetPhotoState();
-        }
-        this.shared = stored.shared ?? this.shared;
-        await this.pushNotebook(local);
-        this.setEdited(Boolean(stored.edited));
+        // Reverting is a step like any other: Undo brings the edits back.
+        this.history.undoStack.push({ notebook: before, label: 'Revert' });
+        this.history.changed();
+        this.status('Reverted to the original notebook. Undo (Ctrl+Z) brings your changes back.', 'ok');
     }
 
     adopt(notebook, photo, shared, edited) {
@@ -222,25 +170,36 @@ export class NotebookSession extends EventTarget {
      * the same cell in that frame (`ParamEdits`). `interactive` is true while a slider moves.
      */
     setParam(cellId, name, value, options) {
+        const cell = this.cell(cellId);
+        const label = this.catalog.get(cell?.effect)?.parameters?.find((entry) => entry.name === name)?.label ?? name;
+        this.history.record(`${label} of ${cellId}`, `param:${cellId}:${name}`, Boolean(options?.interactive));
         this.edits.set(cellId, name, value, options);
         this.dispatchEvent(new CustomEvent('paramset', { detail: { cell: cellId, name, value } }));
     }
 
     /** Replaces the whole document (cells added, removed, reordered, inputs changed) and re-renders. */
-    async replaceNotebook(notebook) {
+    async replaceNotebook(notebook, label = 'the change') {
+        const before = structuredClone(this.notebook);
         await this.pushNotebook(notebook);
+        // Recorded once the server took it: a refused edit leaves nothing to undo.
+        this.history.undoStack.push({ notebook: before, label });
+        this.history.redoStack = [];
+        this.history.lastKey = null;
+        this.history.changed();
         this.setEdited(true);
     }
 
-    async pushNotebook(notebook) {
+    /** `force`: the controls show the new values even where they hold unsent text (after undo). */
+    async pushNotebook(notebook, { force = false, render = true } = {}) {
         const result = await this.socket.request('setNotebook', { notebook });
         this.notebook = result.notebook ?? notebook;
         this.persist();
-        this.dispatchEvent(new CustomEvent('notebook'));
-        this.runAll();
+        this.dispatchEvent(new CustomEvent('notebook', { detail: { force } }));
+        if (render) this.runAll();
     }
 
     setEdited(edited) {
+        if (!edited && this.notebook && !this.draftPending) this.drafts.discard(this.draftKey);
         if (this.edited === edited) return;
         this.edited = edited;
         this.store.save({ edited });
@@ -312,54 +271,13 @@ export class NotebookSession extends EventTarget {
         this.photoNotes.clear();
     }
 
+    /** A frame or a server event (`session/incoming.js`). */
     receiveFrame(frame) {
-        const { header } = frame;
-        const key = header.cell;
-        const sent = this.sentAt.get(header.seq);
-        const latencyMs = sent === undefined ? null : frame.receivedAt - sent;
-        if (!header.coarse) this.forgetSentBefore(header.seq);
-        if (header.kind === 'crop') {
-            const waiter = this.cropWaiters.get(header.seq);
-            this.cropWaiters.delete(header.seq);
-            waiter?.resolve(frame);
-            return;
-        }
-        this.previews.show(key, frame);
-        this.dispatchEvent(new CustomEvent('frame', { detail: { frame, key, latencyMs } }));
-        for (const note of header.notes ?? []) {
-            if (this.photoNotes.has(note)) continue;
-            this.photoNotes.add(note);
-            this.dispatchEvent(new CustomEvent('photoNote', { detail: { note } }));
-        }
-        // A cell's histogram (and its marker) changes exactly when the cell renders anew.
-        if (!header.coarse) this.histograms.refresh(key);
-    }
-
-    forgetSentBefore(seq) {
-        for (const sentSeq of this.sentAt.keys()) if (sentSeq < seq - 512) this.sentAt.delete(sentSeq);
+        receiveFrame(this, frame);
     }
 
     receiveEvent(message) {
-        if (message.event === 'cellError') {
-            const waiter = this.cropWaiters.get(message.seq);
-            if (waiter) {
-                this.cropWaiters.delete(message.seq);
-                waiter.reject(new ProtocolError('render', message.message));
-            }
-            // A failed crop is reported in the zoom dialog; the cell's own output is fine.
-            if (message.kind === 'crop' || waiter) return;
-            this.dispatchEvent(new CustomEvent('cellError', { detail: { cell: String(message.cell), seq: message.seq, message: String(message.message ?? 'the render failed') } }));
-        } else if (message.event === 'notebook' && message.notebook) {
-            // Sent to watchers when the editor changes the notebook or the photo; the frames come by themselves.
-            const before = structureOf(this.notebook, this.photo);
-            this.notebook = message.notebook;
-            if (message.photo) {
-                this.photo = message.photo;
-                this.forgetPhotoState();
-            }
-            this.dispatchEvent(new CustomEvent('notebook'));
-            if (structureOf(this.notebook, this.photo) !== before) this.runAll();
-        }
+        receiveEvent(this, message);
     }
 
     failCell(cell, seq, error) {
@@ -369,44 +287,32 @@ export class NotebookSession extends EventTarget {
 
     // MARK: Photos, saving, exporting
 
-    /** Uploads a photo (and optionally a depth map for it) and opens it (see `PhotoUploads`). */
-    uploadPhoto(file, depthFile = null, options = {}) {
-        return this.uploads.uploadPhoto(file, depthFile, options);
-    }
-
-    uploadFile(file) {
-        return this.uploads.uploadFile(file);
-    }
-
-    attachDepth(upload, depthFile, options = {}) {
-        return this.uploads.attachDepth(upload, depthFile, options);
-    }
-
-    /** An export's recipe on the photo it came in: the photo opens, then the recipe replaces the notebook. */
-    async restoreRecipe(recipe, reference, name) {
-        // A new recipe is not the shared link's; opening the photo marks the page edited.
-        this.shared = null;
-        await this.openPhoto(reference, name);
-        await this.pushNotebook({ ...recipe, photo: reference });
-        if (this.bundled.some((notebook) => notebook.name === recipe.name)) {
-            history.replaceState(null, '', `/n/${encodeURIComponent(recipe.name)}`);
-            this.target = recipe.name;
-            this.store.save({ path: location.pathname });
-        }
+    /** An export's recipe on its original photo, or on `photo` (`session/recipes.js`). */
+    restoreRecipe(recipe, photo, name) {
+        return restoreRecipe(this, recipe, photo, name);
     }
 
     /** The open photo's name for people: the file it was uploaded from, or the sample's title. */
     photoName(reference = this.notebook?.photo) {
         if (reference?.sample) return this.samples.find((sample) => sample.id === reference.sample)?.title ?? reference.sample;
+        // A shared notebook names its upload (`metadata.photoName`), for those whose browser never saw the file.
+        const { metadata } = this.notebook ?? {};
+        if (reference?.upload && metadata?.photoUpload === reference.upload && metadata.photoName) return String(metadata.photoName);
         return this.photos.nameOf(reference);
     }
 
-    uploadPicture(file) {
-        return this.uploads.uploadPicture(file);
+    /** Writes the photo's file name into the notebook (before saving or exporting), so others see it too. */
+    async notePhotoName() {
+        const reference = this.notebook?.photo;
+        const name = reference?.upload ? this.photos.nameOf(reference) : null;
+        const metadata = this.notebook?.metadata ?? {};
+        if (!name || !this.canEdit || (metadata.photoUpload === reference.upload && metadata.photoName === name)) return;
+        await this.pushNotebook({ ...this.notebook, metadata: { ...metadata, photoName: name, photoUpload: reference.upload } }, { render: false });
     }
 
     /** Opens a photo under the notebook; `edits` says whether that counts as a change to the notebook. */
-    async openPhoto(reference, name = null, { edits = true } = {}) {
+    async openPhoto(reference, name = null, { edits = true, record = edits } = {}) {
+        if (record) this.history.record('the photo');
         const result = await this.socket.request('openPhoto', { photo: reference });
         this.photos.use(reference, name ?? this.photoName(reference));
         this.forgetPhotoState();
@@ -420,7 +326,10 @@ export class NotebookSession extends EventTarget {
 
     /** Saves an immutable version; returns the absolute share URL and points the address bar at it. */
     async save() {
+        const draftBefore = this.draftKey;
+        await this.notePhotoName();
         const result = await this.socket.request('save');
+        this.drafts.discard(draftBefore);
         this.shared = result.shared;
         const url = new URL(result.url, location.origin).href;
         history.replaceState(null, '', result.url);
@@ -431,7 +340,9 @@ export class NotebookSession extends EventTarget {
         return url;
     }
 
-    exportCell(cellId, format, onProgress, options = {}) {
+    async exportCell(cellId, format, onProgress, options = {}) {
+        // The export carries the recipe, and with it the original photo's name for whoever drops it back.
+        await this.notePhotoName().catch(() => {});
         return this.socket.request('export', { cell: cellId, format, ...options }, { onProgress });
     }
 
@@ -445,6 +356,26 @@ export class NotebookSession extends EventTarget {
     /** Stores the notebook and sequence number for a refresh, at most once per animation frame. */
     persist() {
         this.memory.persist();
+    }
+
+    /** Which notebook a draft belongs to: the address's bundled name or saved id. */
+    get draftKey() {
+        return this.target || this.notebook?.name || '';
+    }
+
+    /** Keeps unsaved edits beyond the tab (`Drafts`); watchers and read-only pages have none. */
+    keepDraft() {
+        // While an older draft waits for an answer, it is not overwritten.
+        if (this.edited && this.canEdit && this.notebook && !this.draftPending) this.drafts.save(this.draftKey, this.notebook);
+    }
+
+    /** Puts a draft back (an undoable step); its photo opens first when it differs. */
+    async restoreDraft(draft) {
+        this.draftPending = false;
+        this.history.record('the draft');
+        await applyNotebook(this, draft.notebook);
+        this.setEdited(true);
+        this.persistNow();
     }
 
     /** Stores at once (the page is going away, perhaps mid-drag). */

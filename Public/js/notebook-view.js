@@ -11,7 +11,8 @@ import { ViewCell } from './cells/view-cell.js';
 import { StepCell } from './cells/step-cell.js';
 import { UnsupportedCell } from './cells/unsupported-cell.js';
 import { AddCell } from './widgets/add-cell.js';
-import { stableStringify, structureOf } from './notebook-graph.js';
+import { dependentsOf, referenceHead, stableStringify, structureOf } from './notebook-graph.js';
+import { ask } from './widgets/ask-dialog.js';
 import { cellTitle } from './cell-names.js';
 
 export class NotebookView extends HTMLElement {
@@ -23,17 +24,17 @@ export class NotebookView extends HTMLElement {
         this.session = session;
         this.store = store;
         this.collapsed = new Set(store.load().collapsed ?? []);
-        session.addEventListener('notebook', () => this.render());
+        session.addEventListener('notebook', (event) => this.render(event.detail?.force));
         return this;
     }
 
     /** Re-renders the cells, unless only parameter values changed: then the controls just show the new values. */
-    render() {
+    render(force = false) {
         const { notebook, photo } = this.session;
         if (!notebook) return;
         const structure = structureOf(notebook, photo);
         if (structure === this.structure) {
-            this.showValues();
+            this.showValues(force);
             return;
         }
         this.structure = structure;
@@ -53,7 +54,8 @@ export class NotebookView extends HTMLElement {
         this.dispatchEvent(new CustomEvent('rendered', { bubbles: true }));
     }
 
-    showValues() {
+    /** `force`: every control shows the notebook's value, even one holding text not yet sent (after undo). */
+    showValues(force = false) {
         for (const cell of this.session.notebook.cells ?? []) {
             if (cell.kind !== 'step') continue;
             const card = this.querySelector(`db-cell[data-cell="${CSS.escape(cell.id)}"]`);
@@ -62,7 +64,7 @@ export class NotebookView extends HTMLElement {
                 const control = card?.querySelector(`db-param[data-param="${CSS.escape(descriptor.name)}"]`);
                 if (control && cell.params?.[descriptor.name] === undefined && control.leaveToPhoto()) continue;
                 const value = cell.params?.[descriptor.name] ?? descriptor.default;
-                if (control && stableStringify(control.value) !== stableStringify(value)) control.setValue(value);
+                if (control && (force || stableStringify(control.value) !== stableStringify(value))) control.setValue(value);
             }
         }
     }
@@ -107,13 +109,13 @@ export class NotebookView extends HTMLElement {
         const cell = draft.cells.find((candidate) => candidate.id === cellId);
         if (!cell) return;
         change(cell);
-        this.submit(draft, cellId);
+        this.submit(draft, cellId, `the change to ${cellId}`);
     }
 
     insert(cell, index) {
         const draft = structuredClone(this.session.notebook);
         draft.cells.splice(index, 0, cell);
-        this.submit(draft, null);
+        this.submit(draft, null, `adding ${cell.id}`);
     }
 
     move(cellId, delta) {
@@ -123,13 +125,30 @@ export class NotebookView extends HTMLElement {
         if (from < 0 || to < 0 || to >= draft.cells.length) return;
         const [cell] = draft.cells.splice(from, 1);
         draft.cells.splice(to, 0, cell);
-        this.submit(draft, cellId, () => this.querySelector(`db-cell[data-cell="${CSS.escape(cellId)}"] .cell-menu summary`)?.focus());
+        this.submit(draft, cellId, `moving ${cellId}`, () => this.querySelector(`db-cell[data-cell="${CSS.escape(cellId)}"] .cell-menu summary`)?.focus());
     }
 
-    remove(cellId) {
+    /**
+     * Removes a cell at once (Undo brings it back); a cell others read is asked about first, naming them, and
+     * goes with every cell that reads it, directly or through others (the server refuses a dangling input).
+     */
+    async remove(cellId) {
+        const users = dependentsOf(this.session.notebook, cellId);
+        if (users.length > 0) {
+            const direct = this.session.notebook.cells.filter((cell) => users.includes(cell.id) && readsCell(cell, cellId)).map((cell) => cell.id);
+            const answer = await ask({
+                title: `Remove ${cellId}?`,
+                message: `${listOf(direct)} ${direct.length === 1 ? 'reads' : 'read'} ${cellId}. Removing it removes ${users.length === 1 ? 'that cell' : `the ${users.length} cells that use it`} too: ${listOf(users)}. Undo (Ctrl+Z) brings them back.`,
+                answers: [{ value: 'remove', label: `Remove ${users.length + 1} cells` }],
+            });
+            if (answer !== 'remove') return;
+        }
+        const gone = new Set([cellId, ...users]);
         const draft = structuredClone(this.session.notebook);
-        draft.cells = draft.cells.filter((cell) => cell.id !== cellId);
-        this.submit(draft, cellId);
+        draft.cells = draft.cells.filter((cell) => !gone.has(cell.id));
+        if (await this.submit(draft, cellId, `removing ${listOf([...gone])}`)) {
+            this.session.status(`Removed ${listOf([...gone])}. Undo (Ctrl+Z) brings ${gone.size === 1 ? 'it' : 'them'} back.`, 'ok');
+        }
     }
 
     toggle(cellId, collapsed) {
@@ -138,16 +157,31 @@ export class NotebookView extends HTMLElement {
         this.store.save({ collapsed: [...this.collapsed] });
     }
 
-    async submit(draft, cellId, after) {
+    /** Sends the edited document; returns whether the server took it. */
+    async submit(draft, cellId, label, after) {
         try {
-            await this.session.replaceNotebook(draft);
+            await this.session.replaceNotebook(draft, label);
             after?.();
+            return true;
         } catch (error) {
+            // The server's message names the request and the check; people need only the last part.
+            const message = `That change was refused: ${String(error.message).replace(/^setNotebook: (invalid notebook: )?/, '')}`;
             const card = cellId ? this.querySelector(`db-cell[data-cell="${CSS.escape(cellId)}"]`) : null;
-            if (card) card.showError(`That change was refused: ${error.message}`);
-            else this.session.status(`That change was refused: ${error.message}`, 'error');
+            if (card) card.showError(message);
+            else this.session.status(message, 'error');
+            return false;
         }
     }
+}
+
+/** Whether `cell` names `cellId` among its inputs. */
+function readsCell(cell, cellId) {
+    return [...Object.values(cell.inputs ?? {}), ...(cell.input ? [cell.input] : [])].some((reference) => referenceHead(String(reference)) === cellId);
+}
+
+/** "a, b and c" */
+function listOf(ids) {
+    return ids.length <= 1 ? ids.join('') : `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)}`;
 }
 
 customElements.define('db-notebook', NotebookView);

@@ -5,6 +5,8 @@
  * the notebook on the page).
  */
 import { ask } from './widgets/ask-dialog.js';
+import { originalName } from './session/recipes.js';
+import { postUpload } from './upload.js';
 
 const IMAGE_NAME = /\.(heic|heif|jpe?g|png)$/i;
 
@@ -30,23 +32,22 @@ export class PhotoIntake {
             // The depth map is the file that says so in its name, else the second one.
             const depth = photos.find((file) => /depth|disparity/i.test(file.name)) ?? photos[1];
             const photo = photos.find((file) => file !== depth);
-            await this.session.uploadPhoto(photo, depth, { farther });
+            await this.session.uploads.uploadPhoto(photo, depth, { farther });
             return `Opened ${photo.name} with ${depth.name} as its depth map.`;
         }
         const [file] = photos;
-        const uploaded = await this.session.uploadFile(file);
+        const uploaded = await this.session.uploads.uploadFile(file);
         if (uploaded.notebook) {
-            const title = uploaded.notebook.title || uploaded.notebook.name || 'a notebook';
+            const recipe = uploaded.notebook;
+            const title = recipe.title || recipe.name || 'a notebook';
+            const original = originalName(this.session, recipe);
             const answer = await ask({
                 title: 'This photo carries a recipe',
-                message: `${file.name} was made by Depthbook with the recipe “${title}”. Restore that recipe on it? It replaces the notebook on this page.`,
-                answers: [{ value: 'recipe', label: 'Restore the recipe' }, { value: 'photo', label: 'Use the photo only' }],
+                message: `${file.name} was made by Depthbook with the recipe “${title}”${original ? ` on ${original}` : ''}. Restore that recipe on its original photo? It replaces the notebook on this page.`,
+                answers: [{ value: 'recipe', label: 'Restore the recipe' }, { value: 'photo', label: 'Use the picture only' }],
             });
             if (answer === null) return 'Nothing changed.';
-            if (answer === 'recipe') {
-                await this.session.restoreRecipe(uploaded.notebook, { upload: uploaded.upload }, file.name);
-                return `Restored the recipe “${title}” from ${file.name}.`;
-            }
+            if (answer === 'recipe') return this.restore(recipe, uploaded.upload, file.name, title, original);
         }
         const current = this.session.photo;
         if (!uploaded.photo?.depth && current?.source?.upload && !current.depth) {
@@ -59,11 +60,39 @@ export class PhotoIntake {
             });
             if (answer === null) return 'Nothing changed.';
             if (answer === 'nearer' || answer === 'farther') {
-                await this.session.attachDepth(current.source.upload, file, { farther: answer === 'farther' });
+                await this.session.uploads.attachDepth(current.source.upload, file, { farther: answer === 'farther' });
                 return `Using ${file.name} as the depth map of ${currentName} (brighter is ${answer}).`;
             }
         }
         await this.session.openPhoto({ upload: uploaded.upload }, file.name);
         return `Opened ${file.name}.`;
+    }
+
+    /**
+     * Restores an export's recipe on its original photo. When this studio no longer has it (uploads expire,
+     * or the export came from another studio), asks for the original file rather than run the recipe again
+     * on the export, whose pixels it already changed; using the export anyway is offered, with that warning.
+     */
+    async restore(recipe, exportUpload, exportName, title, original) {
+        try {
+            await this.session.restoreRecipe(recipe, recipe.photo, original);
+            return `Restored the recipe “${title}” on ${this.session.photoName() ?? 'its original photo'}.`;
+        } catch (error) {
+            if (error.code !== 'original_missing') throw error;
+        }
+        const choice = await ask({
+            title: 'The original photo is not here',
+            message: `“${title}” was made on ${original ?? 'a photo'} that this studio does not have (uploads are kept for a week). Choose the original file to run the recipe on it. ${exportName} is the result: the recipe would apply to it a second time.`,
+            answers: [{ value: 'export', label: `Use ${exportName} anyway` }],
+            file: { label: 'The original photo', accept: '.heic,.heif,.jpg,.jpeg,.png,image/*' },
+        });
+        if (choice === null) return 'Nothing changed.';
+        if (choice === 'export') {
+            await this.session.restoreRecipe(recipe, { upload: exportUpload }, exportName);
+            return `Restored “${title}” on ${exportName}, an already processed picture: the recipe applies twice.`;
+        }
+        const uploaded = await postUpload('/api/upload', choice);
+        await this.session.restoreRecipe(recipe, { upload: uploaded.upload }, choice.name);
+        return `Restored the recipe “${title}” on ${choice.name}.`;
     }
 }

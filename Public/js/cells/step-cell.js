@@ -69,7 +69,7 @@ export class StepCell extends HTMLElement {
         params.addEventListener('pickrequest', (event) => this.togglePicking(event.detail.name));
         params.addEventListener('uploadrequest', (event) => {
             const { file, resolve, reject } = event.detail;
-            session.uploadPicture(file).then(resolve, (error) => reject(error.message));
+            session.uploads.uploadPicture(file).then(resolve, (error) => reject(error.message));
         });
 
         const before = this.beforeReference(effect);

@@ -6,10 +6,12 @@ export class TabMemory {
     /**
      * @param {import('../session-store.js').SessionStore} store
      * @param {() => object | null} snapshot what to keep now (null: nothing to keep)
+     * @param {() => void} [also] run at each store too (the notebook's draft beyond the tab)
      */
-    constructor(store, snapshot) {
+    constructor(store, snapshot, also = () => {}) {
         this.store = store;
         this.snapshot = snapshot;
+        this.also = also;
         this.scheduled = false;
     }
 
@@ -27,5 +29,6 @@ export class TabMemory {
     persistNow() {
         const snapshot = this.snapshot();
         if (snapshot) this.store.save(snapshot);
+        this.also();
     }
 }

@@ -6,10 +6,11 @@
 import { h } from '../dom.js';
 
 /**
- * @param {{title: string, message: string, answers: {value: string, label: string}[]}} question
- * @returns {Promise<string|null>}
+ * @param {{title: string, message: string, answers: {value: string, label: string}[], file?: {label: string, accept: string}}} question
+ *   `file`: a file chooser too; choosing a file answers with the File
+ * @returns {Promise<string|File|null>}
  */
-export function ask({ title, message, answers }) {
+export function ask({ title, message, answers, file = null }) {
     const dialog = h('dialog', { class: 'ask-dialog', 'aria-labelledby': 'ask-title' },
         h('h2', { id: 'ask-title', text: title }),
         h('p', { text: message }));
@@ -20,6 +21,11 @@ export function ask({ title, message, answers }) {
             dialog.remove();
             resolve(value);
         };
+        if (file) {
+            const input = h('input', { type: 'file', id: 'ask-file', class: 'ask-file', accept: file.accept });
+            input.addEventListener('change', () => { if (input.files?.[0]) finish(input.files[0]); });
+            dialog.append(h('p', { class: 'field ask-file-field' }, h('label', { for: 'ask-file', text: file.label }), input));
+        }
         for (const answer of answers) {
             row.append(h('button', { type: 'button', dataset: { answer: answer.value }, onclick: () => finish(answer.value) }, answer.label));
         }
