@@ -8,17 +8,30 @@ public enum GIFEncoder {
     /// `loops` = 0 repeats forever.
     public static func encode(frames: [RGBImage8], delayCentiseconds delay: Int = 8, loops: Int = 0) throws -> [UInt8] {
         guard let first = frames.first else { throw PhotoError.encodingFailed("a GIF needs at least one frame") }
-        let width = first.width, height = first.height
+        return try encode(count: frames.count, width: first.width, height: first.height, paletteFrom: frames,
+                          delayCentiseconds: delay, loops: loops) { frames[$0] }
+    }
+
+    /// Encodes `count` frames made one at a time by `frame(k)` and let go once written, so a long loop at a large
+    /// width never holds all its frames (120 frames of 2048 px are 1.1 GB as RGB). The one palette comes from
+    /// `paletteFrom`, a few of the frames (a loop's frames share their colours).
+    public static func encode(count: Int, width: Int, height: Int, paletteFrom samples: [RGBImage8],
+                              delayCentiseconds delay: Int = 8, loops: Int = 0,
+                              frame: (Int) throws -> RGBImage8) throws -> [UInt8] {
+        guard count > 0, !samples.isEmpty else { throw PhotoError.encodingFailed("a GIF needs at least one frame") }
         guard width > 0, height > 0, width <= 65535, height <= 65535 else {
             throw PhotoError.encodingFailed("GIF frames must be 1...65535 pixels wide and high, got \(width)×\(height)")
         }
-        for (i, f) in frames.enumerated() where f.width != width || f.height != height || f.channels != 3 {
-            throw PhotoError.encodingFailed("frame \(i) is \(f.width)×\(f.height)×\(f.channels), not \(width)×\(height) RGB")
+        func checkSize(_ f: RGBImage8, _ i: Int) throws {
+            guard f.width == width, f.height == height, f.channels == 3 else {
+                throw PhotoError.encodingFailed("frame \(i) is \(f.width)×\(f.height)×\(f.channels), not \(width)×\(height) RGB")
+            }
         }
+        for (i, f) in samples.enumerated() { try checkSize(f, i) }
         guard (0...65535).contains(delay), (0...65535).contains(loops) else {
             throw PhotoError.encodingFailed("delay and loop count must be 0...65535")
         }
-        var palette = GIFPalette(frames: frames)
+        var palette = GIFPalette(frames: samples)
         let sink = GIFByteSink()
         let box = Unmanaged.passRetained(sink)
         defer { box.release() }
@@ -50,7 +63,9 @@ public enum GIFEncoder {
         try check(EGifPutExtensionTrailer(gif), gif, "writing the loop extension")
 
         var line = [GifPixelType](repeating: 0, count: width)
-        for frame in frames {
+        for k in 0..<count {
+            let frame = try frame(k)
+            try checkSize(frame, k)
             var gcb = GraphicsControlBlock(DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
                                            DelayTime: Int32(delay), TransparentColor: NO_TRANSPARENT_COLOR)
             var ext = [GifByteType](repeating: 0, count: 4)
