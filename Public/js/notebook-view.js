@@ -11,6 +11,7 @@ import { ViewCell } from './cells/view-cell.js';
 import { StepCell } from './cells/step-cell.js';
 import { UnsupportedCell } from './cells/unsupported-cell.js';
 import { AddCell } from './widgets/add-cell.js';
+import { ResultHero } from './result-hero.js';
 import { dependentsOf, referenceHead, stableStringify, structureOf } from './notebook-graph.js';
 import { ask } from './widgets/ask-dialog.js';
 import { cellTitle } from './cell-names.js';
@@ -48,7 +49,9 @@ export class NotebookView extends HTMLElement {
         this.replaceChildren(
             h('header', { class: 'notebook-header' },
                 h('h1', { class: 'notebook-title', text: notebook.title || notebook.name || 'Untitled notebook' }),
-                notebook.description ? h('p', { class: 'notebook-description', text: notebook.description }) : null),
+                notebook.description ? h('p', { class: 'notebook-description', text: notebook.description }) : null,
+                // A shared link opens on its result, the recipe below it.
+                this.session.shared ? new ResultHero().attach(this.session) : null),
             list,
         );
         this.dispatchEvent(new CustomEvent('rendered', { bubbles: true }));

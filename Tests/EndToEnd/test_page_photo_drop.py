@@ -1,6 +1,6 @@
 """Your own photo on the page: a file dropped anywhere opens (a synthetic DataTransfer holding the real file, as
 a drag from the desktop delivers it), the photo cell names it, another notebook opens on it, and a Depthbook
-export dropped back brings its recipe with it, a moved slider included, after asking."""
+export dropped back brings its recipe with it, a moved slider included, after asking, on its original photo."""
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
@@ -50,7 +50,9 @@ def test_a_dropped_export_restores_its_recipe(depthbook_server, browser, artifac
     assert "recipe" in question.lower() and "depth-threshold-result.jpg" in question
     wait_for("the restored cut", lambda: slider_value(browser, mask_id, "percentile") == 23)
     settled_frame(browser, mask_id)
-    assert photo_name(browser) == "depth-threshold-result.jpg"
+    # The recipe runs on the photo it was made on, not on the export (whose pixels it already changed).
+    assert photo_facts(browser).get("source") == {"sample": "portrait"}, photo_facts(browser).get("source")
+    assert photo_name(browser) == "Portrait (indoor)"
     screenshot(browser, artifacts_dir, "restored-recipe")
 
 
