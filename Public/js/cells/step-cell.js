@@ -7,6 +7,7 @@ import { h, replaceChildren } from '../dom.js';
 import { choicesFor, previewTarget } from '../notebook-graph.js';
 import { referencePicker } from './reference-picker.js';
 import { referenceLabel } from '../cell-names.js';
+import { linkOf } from '../linked-params.js';
 import { OutputPanel } from './output-panel.js';
 import { ParamControl } from '../widgets/param-control.js';
 import { LoopPlayer } from '../widgets/loop-player.js';
@@ -44,6 +45,8 @@ export class StepCell extends HTMLElement {
             const control = new ParamControl().attach(descriptor, cell.params?.[descriptor.name],
                 (value, interactive) => session.setParam(cell.id, descriptor.name, value, { interactive }));
             if (!session.canEdit) control.querySelectorAll('input, select, button').forEach((element) => { element.disabled = true; });
+            const link = linkOf(session.notebook, cell.id, descriptor.name);
+            if (link) control.showLinked(`Linked (${link.label}): also sets ${link.others.map((other) => `${other.name} of ${other.cell}`).join(', ')}.`);
             this.controls.set(descriptor.name, control);
             params.append(control);
         }
@@ -56,6 +59,11 @@ export class StepCell extends HTMLElement {
             }
         };
         session.addEventListener('paramError', this.onParamError);
+        // A linked parameter moved in another cell: this one moved with it.
+        this.onLinked = (event) => {
+            if (event.detail.cell === cell.id) this.controls.get(event.detail.name)?.setValue(event.detail.value);
+        };
+        session.addEventListener('linkedvalue', this.onLinked);
         // Values the server picked from the photo for parameters this cell leaves out: shown, not set.
         this.onFrame = (event) => {
             const { header } = event.detail.frame;
@@ -91,6 +99,7 @@ export class StepCell extends HTMLElement {
     disconnectedCallback() {
         this.session?.removeEventListener('paramError', this.onParamError);
         this.session?.removeEventListener('frame', this.onFrame);
+        this.session?.removeEventListener('linkedvalue', this.onLinked);
     }
 
     /** The input a before/after split compares against: the first image input, else the first input. */

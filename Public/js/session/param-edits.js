@@ -1,4 +1,5 @@
 import { dependentsOf } from '../notebook-graph.js';
+import { fitTo, linkOf } from '../linked-params.js';
 
 /**
  * Parameter changes on their way to the server, as docs/protocol.md asks: changes to one cell within an
@@ -42,6 +43,20 @@ export class ParamEdits {
         if (!waiting) for (const id of this.rendered(cellId)) session.previews.awaiting(id, 'pending');
         session.setEdited(true);
         this.schedule();
+    }
+
+    /** Sets a parameter and those linked to it (`linked-params.js`); tells the linked controls (`linkedvalue`). */
+    setLinked(cellId, name, value, options) {
+        this.set(cellId, name, value, options);
+        const session = this.session;
+        for (const other of linkOf(session.notebook, cellId, name)?.others ?? []) {
+            const cell = session.cell(other.cell);
+            if (!cell) continue;
+            const descriptor = session.catalog.get(cell.effect)?.parameters?.find((entry) => entry.name === other.name);
+            const fitted = fitTo(descriptor, value);
+            this.set(other.cell, other.name, fitted, options);
+            session.dispatchEvent(new CustomEvent('linkedvalue', { detail: { cell: other.cell, name: other.name, value: fitted } }));
+        }
     }
 
     schedule() {

@@ -64,6 +64,13 @@ export class ParamControl extends HTMLElement {
         return this;
     }
 
+    /** Says which other parameters move with this one (the notebook links them). */
+    showLinked(text) {
+        this.querySelector('.param-linked')?.remove();
+        this.errorLine.before(h('p', { class: 'param-linked', text }));
+        this.dataset.linked = 'true';
+    }
+
     /** Shows the value the server picked from the photo, while the user has not set one. */
     showChosen(value) {
         this.lastChosen = value;

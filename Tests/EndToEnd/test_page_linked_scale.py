@@ -1,0 +1,36 @@
+"""Linked parameters: Big Head's notebook links the Scale of the scaled subject (`bigger`), its matte
+(`newMatte`) and the plate behind it (`behind`), so moving the obvious slider moves all three (at 1.7 the
+head is no longer clipped by a matte left at 1.3), the controls say so, and one undo puts all three back."""
+from __future__ import annotations
+
+from selenium.webdriver.common.keys import Keys
+
+from page_support import nudge_slider, open_notebook, screenshot, settled_frame, slider_value, stored_tab, wait_for
+
+LINKED = ("bigger", "newMatte", "behind")
+
+
+def scales(driver) -> list[float]:
+    return [slider_value(driver, cell, "scale") for cell in LINKED]
+
+
+def test_one_scale_moves_the_three_cells(depthbook_server, browser, artifacts_dir):
+    open_notebook(browser, depthbook_server.base_url, "big-head")
+    first, _ = settled_frame(browser, "result")
+    assert scales(browser) == [1.3, 1.3, 1.3]
+    note = browser.execute_script(
+        "return document.querySelector('db-cell[data-cell=bigger] db-param[data-param=scale] .param-linked')?.textContent")
+    assert note and "newMatte" in note and "behind" in note, note
+
+    nudge_slider(browser, "bigger", "scale", Keys.ARROW_RIGHT, 8)
+    moved = slider_value(browser, "bigger", "scale")
+    assert moved > 1.3
+    wait_for("the linked sliders to follow", lambda: scales(browser) == [moved] * 3)
+    wait_for("the notebook to hold the new scale in all three cells", lambda: all(
+        c.get("params", {}).get("scale") == moved for c in (stored_tab(browser).get("notebook") or {}).get("cells", []) if c["id"] in LINKED))
+    settled_frame(browser, "result", newer_than=first.seq)
+    browser.execute_script("document.querySelector('db-cell[data-cell=result]').scrollIntoView({block: 'start'})")
+    screenshot(browser, artifacts_dir, "big-head-linked-scale")
+
+    browser.execute_script("document.querySelector('db-toolbar button.undo').click()")
+    wait_for("one undo to put the three back", lambda: scales(browser) == [1.3, 1.3, 1.3])
