@@ -12,8 +12,10 @@ import { PhotoIntake } from './photo-intake.js';
 import { installFileDrop } from './file-drop.js';
 import { StartPage } from './start-page.js';
 import { installEditKeys } from './edit-keys.js';
+import { scrollToElement } from './scroll-to.js';
 import './draft-banner.js';
 import './pinned-output.js';
+import './notebook-problems.js';
 import './widgets/zoom-dialog.js';
 
 function targetFromPath(pathname) {
@@ -38,6 +40,7 @@ function openNotebookPage() {
     document.querySelector('db-toolbar').attach(session, presenter);
     document.querySelector('db-pinned').attach(session, presenter);
     document.querySelector('db-draft').attach(session);
+    document.querySelector('db-problems').attach(session);
     installEditKeys(session.history);
     // A photo, a depth map or an export dropped anywhere on the page.
     installFileDrop(new PhotoIntake(session), session);
@@ -50,6 +53,17 @@ function openNotebookPage() {
     };
     presenter.addEventListener('change', rerender);
     window.addEventListener('resize', rerender);
+
+    // The sticky bar's height (it wraps on narrower windows): cells scrolled to stop below it.
+    const bar = document.querySelector('.app-bar');
+    new ResizeObserver(() => document.documentElement.style.setProperty('--bar', `${Math.ceil(bar.getBoundingClientRect().height)}px`)).observe(bar);
+
+    // `/n/<name>#<cell id>` opens with that cell at the top, held there while the cells above lay out.
+    view.addEventListener('rendered', () => {
+        const cell = decodeURIComponent(location.hash.slice(1));
+        const card = cell && view.querySelector(`db-cell[data-cell="${CSS.escape(cell)}"]`);
+        if (card) scrollToElement(card);
+    }, { once: true });
 
     // A refresh mid-drag must not lose the value being dragged.
     window.addEventListener('pagehide', () => session.persistNow());

@@ -7,6 +7,8 @@
 import { h } from './dom.js';
 import { StudioSocket } from './studio-socket.js';
 import { PhotoLibrary } from './photo-library.js';
+import { isPhotoFile } from './photo-intake.js';
+import { postUpload } from './upload.js';
 
 const THUMBNAIL_WIDTH = 320;
 
@@ -20,10 +22,45 @@ export class StartPage extends HTMLElement {
             h('header', { class: 'notebook-header' },
                 h('h1', { text: 'Depthbook' }),
                 h('p', { class: 'notebook-description', text: 'Play with the depth in photos. Each notebook is one demo of the talks, as a recipe of steps with live sliders. '
-                    + (kept?.name ? `The pictures below show each one on your photo, ${kept.name}.` : 'The pictures below show each one on its sample photo; open one and drop your own photo on it.') })),
+                    + (kept?.name ? `The pictures below show each one on your photo, ${kept.name}.` : 'The pictures below show each one on its sample photo.') }),
+                this.photoPicker()),
             this.state, this.grid);
+        this.acceptDrops();
         this.load().catch((error) => { this.state.textContent = `Could not reach the studio: ${error.message}`; });
         return this;
+    }
+
+    /** A portrait photo of your own (HEIC or JPEG with depth): chosen here or dropped anywhere on the page. */
+    photoPicker() {
+        const input = h('input', { type: 'file', id: 'start-photo', class: 'start-photo', accept: '.heic,.heif,.jpg,.jpeg,.png,image/*' });
+        input.addEventListener('change', () => { if (input.files?.[0]) this.usePhoto(input.files[0]); });
+        this.photoState = h('span', { class: 'start-photo-state', role: 'status' });
+        return h('p', { class: 'field start-photo-field' },
+            h('label', { for: 'start-photo', text: 'See them on your photo (or drop it here):' }), input, this.photoState);
+    }
+
+    acceptDrops() {
+        document.addEventListener('dragover', (event) => {
+            if ([...(event.dataTransfer?.types ?? [])].includes('Files')) event.preventDefault();
+        });
+        document.addEventListener('drop', (event) => {
+            const file = [...(event.dataTransfer?.files ?? [])].find(isPhotoFile);
+            if (!file) return;
+            event.preventDefault();
+            this.usePhoto(file);
+        });
+    }
+
+    /** Uploads the photo, makes it the one notebooks open on, and shows every notebook on it. */
+    async usePhoto(file) {
+        this.photoState.textContent = `Uploading ${file.name}…`;
+        try {
+            const uploaded = await postUpload('/api/upload', file);
+            this.photos.use({ upload: uploaded.upload }, file.name);
+            location.reload();
+        } catch (error) {
+            this.photoState.textContent = `${file.name} could not be used: ${error.message}`;
+        }
     }
 
     async load() {
