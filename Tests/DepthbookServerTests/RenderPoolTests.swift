@@ -4,8 +4,9 @@ import Testing
 @testable import DepthbookServer
 
 /// Fair sharing, checked by sequencing with semaphores rather than by timing. Every wait is bounded, so a
-/// pool that never runs a job fails the test instead of hanging it.
-@Suite(.timeLimit(.minutes(2)))
+/// pool that never runs a job fails the test instead of hanging it. The limit is the other suites' five minutes:
+/// with both cores' test threads held by tests that wait on PostgreSQL or frames, these queued past two.
+@Suite(.timeLimit(.minutes(5)))
 struct RenderPoolTests {
     /// Waits for `count` signals, 10 s at most in all; false if they did not all come.
     static func awaitSignals(_ semaphore: DispatchSemaphore, count: Int) -> Bool {
