@@ -17,9 +17,10 @@ STAGE_JS = """
     const preview = stage?.querySelector('db-preview');
     if (!preview) return null;
     const box = preview.getBoundingClientRect(), img = preview.querySelector('img')?.getBoundingClientRect();
+    const inside = img ? img.left >= box.left - 1 && img.right <= box.right + 1 && img.top >= box.top - 1 && img.bottom <= box.bottom + 1 : false;
     return {reference: preview.dataset.reference, state: preview.dataset.state, seq: Number(preview.dataset.seq ?? -1),
             bytes: Number(preview.dataset.bytes ?? 0), area: box.width * box.height / (innerWidth * innerHeight),
-            image: img ? [img.width, img.height] : null, window: [innerWidth, innerHeight]};"""
+            image: img ? [img.width, img.height] : null, inside, window: [innerWidth, innerHeight]};"""
 
 
 def stage(driver) -> dict | None:
@@ -61,7 +62,7 @@ def test_the_stage_fills_the_screen_and_follows_a_drag_upstream(depthbook_server
     ActionChains(driver).release().perform()
     assert on_screen, "the dragged slider is not on screen beside the stage"
     assert during["area"] >= 0.8, f"during the drag the stage takes {during['area']:.1%} of the window"
-    assert during["image"][1] >= 0.85 * during["window"][1], f"the picture is {during['image']} in a {during['window']} window"
+    assert during["inside"] and during["image"][1] >= 0.85 * during["window"][1], f"the picture is {during['image']} in a {during['window']} window"
     caption = driver.find_element(By.CSS_SELECTOR, "db-pinned .stage-caption").text
     assert "Percentile" in caption, f"the stage does not name the value being moved: {caption!r}"
 
