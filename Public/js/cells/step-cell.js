@@ -82,7 +82,7 @@ export class StepCell extends HTMLElement {
 
         const before = this.beforeReference(effect);
         const output = effect.output === 'plane' ? 'plane' : 'image';
-        const exports = effect.exports ?? (output === 'plane' ? ['png'] : ['jpeg', ...(effect.animated ? ['gif', 'mp4'] : [])]);
+        const exports = (output === 'plane' ? ['png'] : ['jpeg', ...(effect.animated ? ['gif', 'mp4'] : [])]);
         this.output = new OutputPanel().attach({
             session, cellId: cell.id, label: `${effect.title ?? effect.id} output`, before,
             histogram: cell.histogram ? 'always' : 'marker', exports,

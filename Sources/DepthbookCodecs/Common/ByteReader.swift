@@ -58,10 +58,4 @@ struct ByteWriter {
         bytes.append(UInt8((v >> 8) & 0xFF)); bytes.append(UInt8(v & 0xFF))
     }
     mutating func append<S: Sequence>(_ s: S) where S.Element == UInt8 { bytes.append(contentsOf: s) }
-
-    /// Overwrites a big-endian 32-bit value already written at `offset`.
-    mutating func patchU32(at offset: Int, _ v: UInt32) {
-        bytes[offset] = UInt8(v >> 24); bytes[offset + 1] = UInt8((v >> 16) & 0xFF)
-        bytes[offset + 2] = UInt8((v >> 8) & 0xFF); bytes[offset + 3] = UInt8(v & 0xFF)
-    }
 }

@@ -91,12 +91,6 @@ public enum PhotoWriter {
         return out
     }
 
-    /// The primary XMP in one packet (used when it fits a segment).
-    static func primaryXMP(_ photo: Photo, extraXMP: String?) throws -> String {
-        let (own, extra) = try primaryXMPProperties(photo, extraXMP: extraXMP)
-        return XMPWriter.packet(own + extra)
-    }
-
     /// The photo's own properties (minus what no longer applies) with its face regions in upright pixels,
     /// and the caller's extra properties (which replace same-named ones).
     static func primaryXMPProperties(_ photo: Photo, extraXMP: String?) throws -> (own: [XMPProperty], extra: [XMPProperty]) {

@@ -23,7 +23,6 @@ enum XMPNamespace {
     static let ddItem = "http://ns.google.com/photos/dd/1.0/item/"
     static let ddCamera = "http://ns.google.com/photos/dd/1.0/camera/"
     static let ddDepthMap = "http://ns.google.com/photos/dd/1.0/depthmap/"
-    static let ddImage = "http://ns.google.com/photos/dd/1.0/image/"
     /// Depthbook's own fields (where depth holes live in a written 8-bit map).
     static let depthbook = "http://ns.depthbook.dev/1.0/"
 }

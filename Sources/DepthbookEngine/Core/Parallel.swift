@@ -27,24 +27,6 @@ extension RenderContext {
             }
         }
     }
-
-    /// Reduces over fixed chunks of `chunk` indices whose partial results are combined in index order, so a
-    /// floating-point sum is the same whatever the thread count.
-    public func parallelReduce<T: Sendable>(_ count: Int, chunk: Int, initial: T, _ part: (Range<Int>) -> T,
-                                            combine: (T, T) -> T) -> T {
-        if count <= 0 { return initial }
-        let chunks = (count + chunk - 1) / chunk
-        let partials = UnsafeMutableBufferPointer<T?>.allocate(capacity: chunks)
-        partials.initialize(repeating: nil)
-        defer { partials.deinitialize(); partials.deallocate() }
-        let slots = SendablePointer(partials.baseAddress!)
-        parallelRows(chunks, minimumBand: 1) { range in
-            for c in range { slots.pointer[c] = part(c * chunk..<min(count, (c + 1) * chunk)) }
-        }
-        var result = initial
-        for c in 0..<chunks { if let p = partials[c] { result = combine(result, p) } }
-        return result
-    }
 }
 
 /// A raw pointer handed to worker bands that each write disjoint indices.

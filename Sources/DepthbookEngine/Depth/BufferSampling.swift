@@ -21,14 +21,6 @@ extension PixelBuffer {
             }
         }
     }
-
-    /// Nearest sample of a single-channel buffer at integer frame position, clamped to the buffer.
-    @inline(__always)
-    func clampedValue(_ x: Int, _ y: Int) -> Float {
-        let r = region
-        let cx = Swift.min(r.maxX - 1, Swift.max(r.x, x)), cy = Swift.min(r.maxY - 1, Swift.max(r.y, y))
-        return samples[((cy - r.y) * r.width + (cx - r.x)) * channels]
-    }
 }
 
 /// Depth-plane helpers: holes filled so geometry built from the plane never has gaps.

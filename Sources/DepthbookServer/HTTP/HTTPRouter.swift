@@ -27,17 +27,6 @@ public struct HTTPRequest: Sendable {
         self.authorized = authorized
         self.tokenRequired = tokenRequired
     }
-
-    /// Splits `a=1&b=2` into a dictionary (percent-decoded; malformed pairs are skipped).
-    public static func parseQuery(_ query: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard let key = parts.first.flatMap(PercentDecoding.decode) else { continue }
-            result[key] = parts.count > 1 ? PercentDecoding.decode(parts[1].replacingOccurrences(of: "+", with: " ")) ?? "" : ""
-        }
-        return result
-    }
 }
 
 /// Everything HTTP beside the socket: the page, `/n/<id>`, `/healthz`, uploads and exports. Knows no HTML;
