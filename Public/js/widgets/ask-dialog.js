@@ -37,6 +37,7 @@ export function ask({ title, message, answers, file = null }) {
         });
         document.body.append(dialog);
         dialog.showModal();
-        row.querySelector('button')?.focus();
+        // With a file to choose, that is the way forward; the answers are the alternatives.
+        (dialog.querySelector('input.ask-file') ?? row.querySelector('button'))?.focus();
     });
 }
