@@ -89,8 +89,7 @@ enum SeparateDepthMap {
         switch PhotoReader.sniff(bytes[...]) {
         case .jpeg:
             let structure = try JPEGStructure(bytes)
-            let gray = try TurboJPEGDecoder.decode(bytes[...], gray: true, limits: limits, what: "the depth map")
-            plane = DepthPlanes.unitPlane(gray).upright(structure.exif?.orientation ?? .up)
+            plane = try DepthPlanes.jpegUnitPlane(bytes, limits: limits, what: "the depth map").upright(structure.exif?.orientation ?? .up)
         case .png:
             plane = try PNGCodec.decode(bytes, limits: limits, what: "the depth map (PNG)").firstChannelUnit()
         default:

@@ -56,24 +56,32 @@ enum JPEGPhotoReader {
             case .depth:
                 guard photo.depth == nil, let xmp else { continue }
                 let metadata = try AppleDepthMetadata(xmp: xmp)
-                let stored: Raster<UInt8>
-                do {
-                    stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the depth map")
-                } catch PhotoError.unsupportedFormat {
-                    // Apple stores unfiltered depth (with NaN holes) as 16-bit lossless JPEG, which
-                    // libjpeg-turbo 2.1 cannot decode: the photo loads, with the depth listed but not used.
-                    photo.auxiliary.append(AuxiliaryImageInfo(kind: "depth", urn: nil, width: sw, height: sh))
-                    continue
+                var depth: DepthData
+                if structure.isLossless {
+                    // Apple stores unfiltered depth (with its holes) as 16-bit lossless JPEG, which libjpeg-turbo
+                    // 2.1 cannot decode: Depthbook's own decoder reads it.
+                    let lossless = try LosslessJPEGDecoder.decode(stream, limits: limits, what: "the depth map")
+                    depth = try DepthPlanes.appleDepth(lossless: lossless, metadata: metadata, orientation: orientation)
+                } else {
+                    let stored: Raster<UInt8>
+                    do {
+                        stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the depth map")
+                    } catch PhotoError.unsupportedFormat {
+                        // A JPEG process neither decoder reads (hierarchical, say): the photo loads, with the
+                        // depth listed but not used.
+                        photo.auxiliary.append(AuxiliaryImageInfo(kind: "depth", urn: nil, width: sw, height: sh))
+                        continue
+                    }
+                    depth = try DepthPlanes.appleDepth(stored: stored, metadata: metadata, orientation: orientation)
                 }
-                var depth = try DepthPlanes.appleDepth(stored: stored, metadata: metadata, orientation: orientation)
                 if let c = depth.calibration {
                     depth.calibration = CalibrationOrientation.upright(c, orientation: orientation, uprightWidth: photo.width, uprightHeight: photo.height)
                 }
                 photo.depth = depth
             case .matte(let matteKind):
                 guard photo.matte(matteKind) == nil else { continue }
-                let stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the \(matteKind.rawValue) matte")
-                photo.mattes.append(Matte(kind: matteKind, plane: DepthPlanes.unitPlane(stored).upright(orientation)))
+                let plane = try DepthPlanes.jpegUnitPlane(stream, limits: limits, what: "the \(matteKind.rawValue) matte")
+                photo.mattes.append(Matte(kind: matteKind, plane: plane.upright(orientation)))
             case .hdrGainMap, .alpha, .other:
                 // Listed, not used as planes: `Photo.auxiliary` is for what Depthbook carries but does not apply.
                 photo.auxiliary.append(AuxiliaryImageInfo(kind: kind.name, urn: nil, width: sw, height: sh))
