@@ -239,7 +239,8 @@ private struct BitReader {
         return v
     }
 
-    /// Drops the bits left in the current byte and moves past the restart marker that must follow.
+    /// Drops the bits left in the current byte and moves past the restart marker that must follow (any of
+    /// RST0...RST7: a wrong number is tolerated, as libjpeg does, since the samples do not depend on it).
     mutating func restart(expected: Int) throws {
         buffer = 0
         bitCount = 0
