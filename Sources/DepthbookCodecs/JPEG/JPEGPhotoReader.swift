@@ -57,22 +57,21 @@ enum JPEGPhotoReader {
                 guard photo.depth == nil, let xmp else { continue }
                 let metadata = try AppleDepthMetadata(xmp: xmp)
                 var depth: DepthData
-                if structure.isLossless {
-                    // Apple stores unfiltered depth (with its holes) as 16-bit lossless JPEG, which libjpeg-turbo
-                    // 2.1 cannot decode: Depthbook's own decoder reads it.
-                    let lossless = try LosslessJPEGDecoder.decode(stream, limits: limits, what: "the depth map")
-                    depth = try DepthPlanes.appleDepth(lossless: lossless, metadata: metadata, orientation: orientation)
-                } else {
-                    let stored: Raster<UInt8>
-                    do {
-                        stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the depth map")
-                    } catch PhotoError.unsupportedFormat {
-                        // A JPEG process neither decoder reads (hierarchical, say): the photo loads, with the
-                        // depth listed but not used.
-                        photo.auxiliary.append(AuxiliaryImageInfo(kind: "depth", urn: nil, width: sw, height: sh))
-                        continue
+                do {
+                    if structure.isLossless {
+                        // Apple stores unfiltered depth (with its holes) as 16-bit lossless JPEG, which
+                        // libjpeg-turbo 2.1 cannot decode: Depthbook's own decoder reads it.
+                        let lossless = try LosslessJPEGDecoder.decode(stream, limits: limits, what: "the depth map")
+                        depth = try DepthPlanes.appleDepth(lossless: lossless, metadata: metadata, orientation: orientation)
+                    } else {
+                        let stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the depth map")
+                        depth = try DepthPlanes.appleDepth(stored: stored, metadata: metadata, orientation: orientation)
                     }
-                    depth = try DepthPlanes.appleDepth(stored: stored, metadata: metadata, orientation: orientation)
+                } catch PhotoError.unsupportedFormat {
+                    // A JPEG variant neither decoder reads (hierarchical, subsampled lossless): the photo loads,
+                    // with the depth listed but not used. Broken data stays an error, as for any plane.
+                    photo.auxiliary.append(AuxiliaryImageInfo(kind: "depth", urn: nil, width: sw, height: sh))
+                    continue
                 }
                 if let c = depth.calibration {
                     depth.calibration = CalibrationOrientation.upright(c, orientation: orientation, uprightWidth: photo.width, uprightHeight: photo.height)
