@@ -44,7 +44,8 @@ struct InspectCommand: ParsableCommand {
         if let d = f.depth {
             lines.append("depth: \(d.kind) \(d.width)×\(d.height), \(d.min)...\(d.max), \(d.accuracy)\(d.filtered ? ", filtered" : ""), \(d.holes) holes")
             if let polarity = d.polarity {
-                lines.append("depth map: brighter is \(polarity == "brighterNearer" ? "nearer" : "farther")\(d.polarityDetected == true ? " (detected)" : " (as stated)")")
+                let way = polarity == "brighterNearer" ? "nearer" : "farther"
+                lines.append("depth map: brighter is \(way)\(d.polarityDetected == true ? " (detected)" : " (as stated)")")
             }
         } else {
             lines.append("depth: none (image only)")

@@ -49,7 +49,8 @@ struct DepthMapPolarityTests {
 
         // The cues that decided it, printed for the record: the ground plane is the strong one.
         let decision = DepthMapPolarityDetector.decide(map: DepthPlanes.unitPlane(grey), image: photo.image, faces: photo.faces)
-        print("polarity cues \(name): ground \(decision.ground) focus \(decision.focus) faces \(decision.faces.map { "\($0)" } ?? "none") score \(decision.score)")
+        print("polarity cues \(name): ground \(decision.ground) focus \(decision.focus)",
+              "faces \(decision.faces.map { "\($0)" } ?? "none") score \(decision.score)")
         #expect(decision.ground < -0.3)
         // A stated polarity is taken as it is, even the wrong one.
         let stated = try PhotoReader.read(contentsOf: SharedPhotos.path("depthy__\(name)-image.jpg"), depthMapPath: depthFile, polarity: .brighterIsNearer)

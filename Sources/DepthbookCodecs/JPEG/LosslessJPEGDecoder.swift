@@ -333,7 +333,9 @@ private struct DecoderState {
         guard (2...16).contains(precision) else { throw PhotoError.corrupt("\(what) has \(precision)-bit samples (lossless JPEG allows 2 to 16)") }
         guard height > 0 else { throw PhotoError.unsupportedFormat("\(what) states its height after the scan (DNL)") }
         guard (1...4).contains(count) else { throw PhotoError.corrupt("\(what) has \(count) components") }
-        guard payload.count == 6 + 3 * count else { throw PhotoError.corrupt("\(what) has a frame header of \(payload.count) bytes for \(count) components") }
+        guard payload.count == 6 + 3 * count else {
+            throw PhotoError.corrupt("\(what) has a frame header of \(payload.count) bytes for \(count) components")
+        }
         try limits.check(width: width, height: height, what: what)
         for k in 0..<count {
             let id = payload[p + 6 + 3 * k], sampling = payload[p + 7 + 3 * k]

@@ -37,7 +37,8 @@ public struct UploadHandler: Sendable {
     private func answer(_ body: [UInt8], depthFor: String?, brighter: String?) -> HTTPResponse {
         let polarity = brighter.map { DepthMapPolarity(rawValue: $0) } ?? .detect
         guard let polarity else {
-            return .jsonError(400, "brighter must be \"nearer\", \"farther\" or \"detect\" (which way the depth map's grey runs), not \"\(brighter ?? "")\"")
+            return .jsonError(400, "brighter must be \"nearer\", \"farther\" or \"detect\" (which way the depth map's grey runs), "
+                + "not \"\(brighter ?? "")\"")
         }
         guard body.count <= limitBytes else {
             return .jsonError(413, "the file is \(body.count) bytes; uploads are at most \(limitBytes) bytes")
