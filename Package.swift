@@ -111,6 +111,7 @@ let package = Package(
         .testTarget(
             name: "DepthbookCodecsTests",
             dependencies: ["DepthbookCodecs", "DepthbookEngine", "DepthbookTestSupport", "CAVCodec"],
+            exclude: ["References"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

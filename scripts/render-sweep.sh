@@ -5,7 +5,7 @@
 #
 #   scripts/render-sweep.sh [--widths "64 368 736 2048"] PHOTO...      (default: the page's usual widths)
 #   scripts/render-sweep.sh --every-width PHOTO...                       (64...2048, one by one: slow)
-# A PHOTO may be IMAGE:DEPTHMAP, an image with its depth map in a separate file (brighter is nearer).
+# A PHOTO may be IMAGE:DEPTHMAP, an image with its depth map in a separate file (which way it runs is detected).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 binary=${DEPTHBOOK_BIN:-.build/release/depthbook}

@@ -22,17 +22,17 @@ export class PhotoIntake {
 
     /**
      * @param {File[]} files
-     * @param {{farther?: boolean}} [options] a depth map among them is brighter where things are farther
+     * @param {{brighter?: ?string}} [options] which way a depth map among them runs ('nearer' or 'farther'; null: worked out)
      * @returns {Promise<string>} what was done, for the status line
      */
-    async take(files, { farther = false } = {}) {
+    async take(files, { brighter = null } = {}) {
         const photos = files.filter(isPhotoFile);
         if (photos.length === 0) throw new Error('drop or choose a HEIC, JPEG or PNG file');
         if (photos.length >= 2) {
             // The depth map is the file that says so in its name, else the second one.
             const depth = photos.find((file) => /depth|disparity/i.test(file.name)) ?? photos[1];
             const photo = photos.find((file) => file !== depth);
-            await this.session.uploads.uploadPhoto(photo, depth, { farther });
+            await this.session.uploads.uploadPhoto(photo, depth, { brighter });
             return `Opened ${photo.name} with ${depth.name} as its depth map.`;
         }
         const [file] = photos;
@@ -55,13 +55,18 @@ export class PhotoIntake {
             const answer = await ask({
                 title: 'A picture without depth',
                 message: `${file.name} has no depth of its own, and neither has ${currentName}. Is it ${currentName}'s depth map?`,
-                answers: [{ value: 'nearer', label: 'Its depth map, brighter is nearer' }, { value: 'farther', label: 'Its depth map, brighter is farther' },
+                answers: [{ value: 'detect', label: 'Its depth map (work out which way it runs)' },
+                    { value: 'nearer', label: 'Its depth map, brighter is nearer' }, { value: 'farther', label: 'Its depth map, brighter is farther' },
                     { value: 'photo', label: 'Open it as a photo' }],
             });
             if (answer === null) return 'Nothing changed.';
             if (answer === 'nearer' || answer === 'farther') {
-                await this.session.uploads.attachDepth(current.source.upload, file, { farther: answer === 'farther' });
+                await this.session.uploads.attachDepth(current.source.upload, file, { brighter: answer });
                 return `Using ${file.name} as the depth map of ${currentName} (brighter is ${answer}).`;
+            }
+            if (answer === 'detect') {
+                await this.session.uploads.attachDepth(current.source.upload, file);
+                return `Using ${file.name} as the depth map of ${currentName}.`;
             }
         }
         await this.session.openPhoto({ upload: uploaded.upload }, file.name);

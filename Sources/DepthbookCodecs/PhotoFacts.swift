@@ -14,6 +14,10 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
         public var accuracy: String
         public var filtered: Bool
         public var holes: Int
+        /// For a depth map from a picture of its own: "brighterNearer" or "brighterFarther", as its grey was read.
+        public var polarity: String?
+        /// For such a map: true when Depthbook decided the polarity, false when it was given.
+        public var polarityDetected: Bool?
     }
 
     public struct MatteFacts: Codable, Sendable, Equatable {
@@ -61,7 +65,9 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
         if let d = photo.depth, let range = d.range {
             // Floats printed at their own precision (0.554199, not 0.5541989803314209).
             depth = Depth(kind: d.kind.rawValue, width: d.map.width, height: d.map.height, min: Double("\(range.lowerBound)") ?? 0,
-                          max: Double("\(range.upperBound)") ?? 0, accuracy: d.accuracy.rawValue, filtered: d.isFiltered, holes: d.map.holeCount)
+                          max: Double("\(range.upperBound)") ?? 0, accuracy: d.accuracy.rawValue, filtered: d.isFiltered, holes: d.map.holeCount,
+                          polarity: d.greyPolarity.map { $0.brighterIsNearer ? "brighterNearer" : "brighterFarther" },
+                          polarityDetected: d.greyPolarity?.detected)
         }
         mattes = photo.mattes.isEmpty ? nil : photo.mattes.map { MatteFacts(kind: $0.kind.rawValue, width: $0.plane.width, height: $0.plane.height) }
         if let c = photo.calibration {

@@ -20,8 +20,9 @@ public enum PhotoReader {
         return nil
     }
 
-    /// Reads a photo file, and a separate depth map file when given (`polarity` says which way its grey runs).
-    public static func read(contentsOf path: String, depthMapPath: String? = nil, polarity: DepthMapPolarity = .brighterIsNearer,
+    /// Reads a photo file, and a separate depth map file when given (`polarity` says which way its grey runs,
+    /// or `.detect` to decide from the map and the image).
+    public static func read(contentsOf path: String, depthMapPath: String? = nil, polarity: DepthMapPolarity = .detect,
                             limits: DecodeLimits = .default) throws -> Photo {
         let bytes = try FileBytes.read(path, limits: limits)
         let depthBytes = try depthMapPath.map { try FileBytes.read($0, limits: limits) }
@@ -29,7 +30,7 @@ public enum PhotoReader {
     }
 
     /// Reads a photo from memory, and a separate depth map when given.
-    public static func read(data: [UInt8], depthMapData: [UInt8]? = nil, polarity: DepthMapPolarity = .brighterIsNearer,
+    public static func read(data: [UInt8], depthMapData: [UInt8]? = nil, polarity: DepthMapPolarity = .detect,
                             limits: DecodeLimits = .default) throws -> Photo {
         guard !data.isEmpty else { throw PhotoError.empty }
         try limits.check(byteCount: data.count)
@@ -44,12 +45,12 @@ public enum PhotoReader {
             }
             throw PhotoError.unsupportedFormat("the file starts with bytes \(data.prefix(4).map { String(format: "%02X", $0) }.joined(separator: " "))")
         }
-        if let depthMapData {
-            photo.depth = try SeparateDepthMap.read(depthMapData, for: photo.image, polarity: polarity, limits: limits)
-        }
         // A photo whose file names no face (HEIC selfies never do) gets the faces found in the picture.
         if !photo.faces.contains(where: { $0.type.lowercased() == "face" }) {
             photo.faces += FaceDetector.faces(in: photo.image)
+        }
+        if let depthMapData {
+            photo.depth = try SeparateDepthMap.read(depthMapData, for: photo.image, faces: photo.faces, polarity: polarity, limits: limits)
         }
         return photo
     }
@@ -68,19 +69,21 @@ public enum PhotoReader {
     }
 }
 
-/// Which way a separate depth map's grey runs: most tools write disparity (brighter is nearer); some write
-/// depth (brighter is farther).
+/// Which way a separate depth map's grey runs: many tools write disparity (brighter is nearer), others depth
+/// (brighter is farther). `.detect` decides from the map and its image (`DepthMapPolarityDetector`).
 public enum DepthMapPolarity: String, Sendable, CaseIterable {
     case brighterIsNearer = "nearer"
     case brighterIsFarther = "farther"
+    case detect = "detect"
 }
 
 /// A depth map in a file of its own (the "bring your own depth map" case).
 ///
 /// With no units known, the grey level becomes relative disparity in 0...1: as it is when brighter is nearer,
-/// turned over (1 − grey) when brighter is farther, so nearer is always the larger value.
+/// turned over (1 − grey) when brighter is farther, so nearer is always the larger value. Which way it runs
+/// is the caller's word, or detected (`faces` help); the depth records it as `greyPolarity`.
 enum SeparateDepthMap {
-    static func read(_ bytes: [UInt8], for image: RGBImage8, polarity: DepthMapPolarity = .brighterIsNearer,
+    static func read(_ bytes: [UInt8], for image: RGBImage8, faces: [FaceRegion] = [], polarity: DepthMapPolarity = .detect,
                      limits: DecodeLimits) throws -> DepthData {
         guard !bytes.isEmpty else { throw PhotoError.empty }
         let limits = limits.auxiliary
@@ -89,8 +92,7 @@ enum SeparateDepthMap {
         switch PhotoReader.sniff(bytes[...]) {
         case .jpeg:
             let structure = try JPEGStructure(bytes)
-            let gray = try TurboJPEGDecoder.decode(bytes[...], gray: true, limits: limits, what: "the depth map")
-            plane = DepthPlanes.unitPlane(gray).upright(structure.exif?.orientation ?? .up)
+            plane = try DepthPlanes.jpegUnitPlane(bytes, limits: limits, what: "the depth map").upright(structure.exif?.orientation ?? .up)
         case .png:
             plane = try PNGCodec.decode(bytes, limits: limits, what: "the depth map (PNG)").firstChannelUnit()
         default:
@@ -102,8 +104,10 @@ enum SeparateDepthMap {
             throw PhotoError.depthMismatch("the image is \(image.width)×\(image.height) but the depth map is \(plane.width)×\(plane.height)")
         }
         var map = plane
-        if polarity == .brighterIsFarther { map.samples = map.samples.map { 1 - $0 } }
-        let depth = DepthData(kind: .disparity, map: map, accuracy: .relative, isFiltered: false)
+        let decided = polarity == .detect ? DepthMapPolarityDetector.decide(map: plane, image: image, faces: faces).polarity : polarity
+        if decided == .brighterIsFarther { map.samples = map.samples.map { 1 - $0 } }
+        var depth = DepthData(kind: .disparity, map: map, accuracy: .relative, isFiltered: false)
+        depth.greyPolarity = GreyPolarity(brighterIsNearer: decided == .brighterIsNearer, detected: polarity == .detect)
         guard depth.range != nil else { throw PhotoError.depthAllHoles }
         return depth
     }

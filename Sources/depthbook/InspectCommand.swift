@@ -13,11 +13,10 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "A HEIC, JPEG or PNG photo.")
     var file: String
 
-    @Option(name: .customLong("depth"), help: "A separate depth map (JPEG or PNG, brighter is nearer) for the photo.")
+    @Option(name: .customLong("depth"), help: "A separate depth map (JPEG or PNG) for the photo.")
     var depthFile: String?
 
-    @Flag(name: .customLong("depth-brighter-farther"), help: "The separate depth map is brighter where things are farther.")
-    var brighterFarther = false
+    @OptionGroup var depthPolarity: DepthPolarityFlags
 
     @Flag(help: "Print the facts as JSON.")
     var json = false
@@ -26,8 +25,7 @@ struct InspectCommand: ParsableCommand {
         let facts: PhotoFacts
         let photo: Photo
         do {
-            photo = try PhotoReader.read(contentsOf: file, depthMapPath: depthFile,
-                                         polarity: brighterFarther ? .brighterIsFarther : .brighterIsNearer)
+            photo = try PhotoReader.read(contentsOf: file, depthMapPath: depthFile, polarity: depthPolarity.polarity)
             facts = PhotoFacts(photo)
         } catch {
             FileHandle.standardError.write(Data("depthbook inspect: \(file): \(error)\n".utf8))
@@ -45,6 +43,10 @@ struct InspectCommand: ParsableCommand {
         var lines = ["image: \(f.width)×\(f.height), orientation \(f.orientation), \(f.colorSpace)"]
         if let d = f.depth {
             lines.append("depth: \(d.kind) \(d.width)×\(d.height), \(d.min)...\(d.max), \(d.accuracy)\(d.filtered ? ", filtered" : ""), \(d.holes) holes")
+            if let polarity = d.polarity {
+                let way = polarity == "brighterNearer" ? "nearer" : "farther"
+                lines.append("depth map: brighter is \(way)\(d.polarityDetected == true ? " (detected)" : " (as stated)")")
+            }
         } else {
             lines.append("depth: none (image only)")
         }

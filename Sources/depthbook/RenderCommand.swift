@@ -18,11 +18,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The photo to render on (HEIC, JPEG or PNG); default: the photo the notebook opens on.")
     var photo: String?
 
-    @Option(name: .customLong("depth"), help: "A separate depth map for --photo (brighter is nearer).")
+    @Option(name: .customLong("depth"), help: "A separate depth map for --photo (JPEG or PNG).")
     var depthFile: String?
 
-    @Flag(name: .customLong("depth-brighter-farther"), help: "The separate depth map is brighter where things are farther.")
-    var brighterFarther = false
+    @OptionGroup var depthPolarity: DepthPolarityFlags
 
     @Option(help: "The cell to render; default: the notebook's last cell that has an image.")
     var cell: String?
@@ -94,8 +93,7 @@ struct RenderCommand: ParsableCommand {
 
     private func loadPhoto(_ document: Notebook) throws -> Photo {
         if let photo {
-            return try PhotoReader.read(contentsOf: photo, depthMapPath: depthFile,
-                                        polarity: brighterFarther ? .brighterIsFarther : .brighterIsNearer)
+            return try PhotoReader.read(contentsOf: photo, depthMapPath: depthFile, polarity: depthPolarity.polarity)
         }
         switch document.photo {
         case .sample(let id):

@@ -16,8 +16,10 @@ struct WiggleCommand: ParsableCommand {
     @Option(help: "A photo with depth (HEIC, JPEG or PNG).")
     var photo: String?
 
-    @Option(name: .customLong("depth"), help: "A separate depth map for --photo (brighter is nearer).")
+    @Option(name: .customLong("depth"), help: "A separate depth map for --photo (JPEG or PNG).")
     var depthFile: String?
+
+    @OptionGroup var depthPolarity: DepthPolarityFlags
 
     @Option(help: "A bundled sample instead of --photo (portrait, portrait-outdoor, still-life).")
     var sample: String?
@@ -65,7 +67,7 @@ struct WiggleCommand: ParsableCommand {
                 picture = try SampleLibrary.photo(id: sample, width: max(width, 1024))
                 id = "sample:\(sample)"
             } else {
-                picture = try PhotoReader.read(contentsOf: photo ?? "", depthMapPath: depthFile)
+                picture = try PhotoReader.read(contentsOf: photo ?? "", depthMapPath: depthFile, polarity: depthPolarity.polarity)
                 id = "file:\(photo ?? "")"
             }
             let point = focusPoint ?? (0.5, 0.5)

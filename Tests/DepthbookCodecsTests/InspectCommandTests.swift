@@ -54,6 +54,15 @@ extension InspectCommandTests {
         #expect(status == 0)
         let printed = try JSONDecoder().decode(PhotoFacts.self, from: Data(stdout.utf8))
         #expect(printed.depth?.kind == "disparity" && printed.depth?.accuracy == "relative" && printed.depth?.width == 768)
+        // depthy's map is brighter where things are farther: detected so unless the command line says otherwise.
+        #expect(printed.depth?.polarity == "brighterFarther" && printed.depth?.polarityDetected == true)
+        let stated = try Self.run(["inspect", SharedPhotos.path("depthy__mango-image.jpg"), "--depth", SharedPhotos.path("depthy__mango-depth.jpg"),
+                                   "--depth-brighter-nearer", "--json"])
+        #expect(stated.status == 0)
+        let statedFacts = try JSONDecoder().decode(PhotoFacts.self, from: Data(stated.stdout.utf8))
+        #expect(statedFacts.depth?.polarity == "brighterNearer" && statedFacts.depth?.polarityDetected == false)
+        let text = try Self.run(["inspect", SharedPhotos.path("depthy__mango-image.jpg"), "--depth", SharedPhotos.path("depthy__mango-depth.jpg")])
+        #expect(text.stdout.contains("depth map: brighter is farther (detected)"))
     }
 
     @Test func badInputExitsNonZeroWithTheErrorOnStderr() throws {

@@ -131,18 +131,24 @@ struct OrientationAndContainerTests {
         #expect(throws: PhotoError.self) { try PhotoReader.read(data: cut) }
     }
 
-    /// Apple's unfiltered depth is 16-bit lossless JPEG (SOF3), which libjpeg-turbo 2.1 cannot decode: the
-    /// photo still loads, with the depth listed as an auxiliary image instead of a plane.
-    @Test func losslessDepthIsListedNotFatal() throws {
+    /// Lossless depth (SOF3) is decoded by Depthbook's own decoder (`LosslessJPEGTests`). A lossless variant it
+    /// does not read (subsampled components) leaves the photo loading, with the depth listed as an auxiliary
+    /// image instead of a plane; a baseline stream merely labelled SOF3 is broken data, an error.
+    @Test func losslessDepthItCannotReadIsListedNotFatal() throws {
         let xmp = BadInputTests.depthXMP("<apdi:FloatMinValue>1</apdi:FloatMinValue><apdi:FloatMaxValue>2</apdi:FloatMaxValue>")
-        var depthJPEG = try JPEGSegmentInserter.insert(try JPEGSegmentInserter.xmpSegment(xmp),
-                                                       into: try JPEGEncoder.encodeGray(Raster(width: 8, height: 8, channels: 1, repeating: 9), quality: 95))
-        let sof = try #require(try JPEGStructure(depthJPEG).segments.first { $0.marker == 0xC0 })
-        depthJPEG[sof.payload.lowerBound - 3] = 0xC3
-        let file = try PhotoWriter.multiPicture(primaryPixels: try JPEGEncoder.encode(RGBImage8(width: 16, height: 16, channels: 3, repeating: 70)),
-                                                head: [], auxiliary: [depthJPEG])
-        let photo = try PhotoReader.read(data: file)
+        let primary = try JPEGEncoder.encode(RGBImage8(width: 96, height: 64, channels: 3, repeating: 70))
+        var subsampled = try LosslessJPEGTests.bytes("depth16-p1.jpg")
+        let frame = try #require(LosslessJPEGTests.find([0xFF, 0xC3], in: subsampled))
+        subsampled[frame + 11] = 0x21  // the component's sampling factors, 2×1
+        let photo = try PhotoReader.read(data: try LosslessJPEGTests.mpfFile(depth: subsampled, xmp: xmp))
         #expect(photo.depth == nil)
-        #expect(photo.auxiliary.contains { $0.kind == "depth" && $0.width == 8 })
+        #expect(photo.auxiliary.contains { $0.kind == "depth" && $0.width == 48 })
+
+        var relabelled = try JPEGSegmentInserter.insert(try JPEGSegmentInserter.xmpSegment(xmp),
+                                                        into: try JPEGEncoder.encodeGray(Raster(width: 8, height: 8, channels: 1, repeating: 9), quality: 95))
+        let sof = try #require(try JPEGStructure(relabelled).segments.first { $0.marker == 0xC0 })
+        relabelled[sof.payload.lowerBound - 3] = 0xC3
+        let file = try PhotoWriter.multiPicture(primaryPixels: primary, head: [], auxiliary: [relabelled])
+        #expect(throws: PhotoError.corrupt("the depth map uses predictor 0 (1 to 7 exist)")) { try PhotoReader.read(data: file) }
     }
 }

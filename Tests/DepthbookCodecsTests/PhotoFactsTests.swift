@@ -25,6 +25,12 @@ struct PhotoFactsTests {
         let faces = try #require(object["faces"] as? [[String: Any]])
         #expect(Set(faces[0].keys) == ["x", "y", "w", "h"])
 
+        var separate = portrait
+        separate.depth?.greyPolarity = GreyPolarity(brighterIsNearer: false, detected: true)
+        let withPolarity = try JSONSerialization.jsonObject(with: Data(try PhotoFacts(separate).json().utf8)) as? [String: Any]
+        let separateDepth = try #require(withPolarity?["depth"] as? [String: Any])
+        #expect(separateDepth["polarity"] as? String == "brighterFarther" && separateDepth["polarityDetected"] as? Bool == true)
+
         let imageOnly = try JSONSerialization.jsonObject(with: Data(try PhotoFacts(Photo(image: portrait.image)).json().utf8)) as? [String: Any]
         #expect(Set(imageOnly?.keys ?? [:].keys) == ["width", "height", "orientation", "colorSpace"])
     }

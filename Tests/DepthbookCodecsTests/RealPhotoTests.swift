@@ -174,7 +174,8 @@ struct RealPhotoTests {
         }
     }
 
-    /// The depthy pairs: image plus a depth map of the same size, taken as relative disparity.
+    /// The depthy pairs: image plus a depth map of the same size, taken as relative disparity (the maps are
+    /// brighter where things are farther, which the reader detects).
     @Test(arguments: ["flowers", "hut", "mango", "shelf", "tunnel"])
     func imagePlusSeparateDepthMap(_ name: String) throws {
         let image = SharedPhotos.path("depthy__\(name)-image.jpg"), depthFile = SharedPhotos.path("depthy__\(name)-depth.jpg")
@@ -185,10 +186,11 @@ struct RealPhotoTests {
         #expect(depth.map.width == photo.width && depth.map.height == photo.height)
         let range = try #require(depth.range)
         #expect(range.lowerBound >= 0 && range.upperBound <= 1 && range.upperBound > range.lowerBound)
-        // The grey level itself, scaled to 0...1 (independent decode of the depth file as grey).
+        // The grey level itself, scaled to 0...1 and turned over (independent decode of the depth file as grey).
+        #expect(depth.greyPolarity == GreyPolarity(brighterIsNearer: false, detected: true))
         let grey = try TurboJPEGDecoder.decode(try SharedPhotos.bytes("depthy__\(name)-depth.jpg")[...], gray: true, limits: .default, what: "test")
         for i in stride(from: 0, to: grey.samples.count, by: 997) {
-            #expect(abs(depth.map.samples[i] - Float(grey.samples[i]) / 255) < 1e-6)
+            #expect(abs(depth.map.samples[i] - (1 - Float(grey.samples[i]) / 255)) < 1e-6)
         }
     }
 

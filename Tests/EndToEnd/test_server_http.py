@@ -121,12 +121,16 @@ def test_a_real_photo_upload_is_stored_by_its_hash(site):
     assert status == 200, paired
     assert paired["upload"] != reply["upload"]
     assert paired["photo"]["depth"]["kind"] == "disparity"
+    # depthy's map is brighter where things are farther: with no `brighter`, the server works that out.
+    assert paired["photo"]["depth"]["polarity"] == "brighterFarther" and paired["photo"]["depth"]["polarityDetected"] is True, paired
+    assert (site.data_dir / "uploads" / f"{paired['upload']}.pair").read_text().splitlines()[-1] == "detect"
     status, refused = post(site, "/api/upload?depthFor=" + "0" * 64, depth)
     assert status == 400 and "upload the image first" in refused["error"]["message"]
     # The same map marked brighter-is-farther is another pair; a polarity that is neither is refused.
     status, farther = post(site, f"/api/upload?depthFor={reply['upload']}&brighter=farther", depth)
     assert status == 200 and farther["upload"] not in (paired["upload"], reply["upload"]), farther
     assert (site.data_dir / "uploads" / f"{farther['upload']}.pair").read_text().splitlines()[-1] == "farther"
+    assert farther["photo"]["depth"]["polarity"] == "brighterFarther" and farther["photo"]["depth"]["polarityDetected"] is False, farther
     status, refused = post(site, f"/api/upload?depthFor={reply['upload']}&brighter=sideways", depth)
     assert status == 400 and "nearer" in refused["error"]["message"] and "farther" in refused["error"]["message"]
     leftovers = [p.name for p in (site.data_dir / "uploads").iterdir() if p.name.startswith(".")]

@@ -98,12 +98,15 @@ export class PhotoCell extends HTMLElement {
         const file = h('input', { type: 'file', id: fileId, class: 'upload-photo', accept: '.heic,.heif,.jpg,.jpeg,.png,image/*' });
         const depth = h('input', { type: 'file', id: depthId, class: 'upload-depth', accept: '.jpg,.jpeg,.png,image/*' });
         this.uploadStatus = h('span', { class: 'upload-status', role: 'status' });
-        const fartherId = uniqueId('farther');
-        const farther = h('input', { type: 'checkbox', id: fartherId, class: 'depth-farther' });
+        const polarityId = uniqueId('polarity');
+        const polarity = h('select', { id: polarityId, class: 'depth-polarity' },
+            h('option', { value: '', text: 'Worked out from the photo' }),
+            h('option', { value: 'nearer', text: 'Brighter is nearer' }),
+            h('option', { value: 'farther', text: 'Brighter is farther' }));
         const form = h('form', { class: 'upload-form' },
             h('div', { class: 'field' }, h('label', { for: fileId, text: 'Photo (HEIC or JPEG)' }), file),
             h('div', { class: 'field' }, h('label', { for: depthId, text: 'Depth map (optional, for a plain image)' }), depth),
-            h('div', { class: 'field' }, farther, h('label', { for: fartherId, text: 'Brighter is farther' })),
+            h('div', { class: 'field' }, h('label', { for: polarityId, text: 'Depth map runs' }), polarity),
             h('button', { type: 'submit', class: 'upload-button' }, 'Upload'),
             this.uploadStatus);
         const upload = () => {
@@ -114,7 +117,7 @@ export class PhotoCell extends HTMLElement {
             }
             this.uploadStatus.textContent = `Uploading ${photo.name}…`;
             const files = [photo, depth.files?.[0]].filter(Boolean);
-            this.guard(new PhotoIntake(session).take(files, { farther: farther.checked }).then((done) => session.status(done, 'ok')), `Uploading ${photo.name}`);
+            this.guard(new PhotoIntake(session).take(files, { brighter: polarity.value || null }).then((done) => session.status(done, 'ok')), `Uploading ${photo.name}`);
         };
         form.addEventListener('submit', (event) => {
             event.preventDefault();

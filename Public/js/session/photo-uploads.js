@@ -14,9 +14,9 @@ export class PhotoUploads {
      * Uploads a photo (and optionally a separate depth map for it), then opens it.
      * @throws {Error} with the server's message when the upload is refused
      */
-    async uploadPhoto(file, depthFile = null, { farther = false } = {}) {
+    async uploadPhoto(file, depthFile = null, { brighter = null } = {}) {
         let uploaded = await postUpload('/api/upload', file);
-        if (depthFile) uploaded = await postUpload(depthURL(uploaded.upload, farther), depthFile);
+        if (depthFile) uploaded = await postUpload(depthURL(uploaded.upload, brighter), depthFile);
         await this.session.openPhoto({ upload: uploaded.upload }, depthFile ? `${file.name} + ${depthFile.name}` : file.name);
         return uploaded;
     }
@@ -26,9 +26,12 @@ export class PhotoUploads {
         return postUpload('/api/upload', file);
     }
 
-    /** Pairs an uploaded photo with a depth map file (`farther`: its grey is brighter where things are farther), and opens the pair. */
-    async attachDepth(upload, depthFile, { farther = false } = {}) {
-        const paired = await postUpload(depthURL(upload, farther), depthFile);
+    /**
+     * Pairs an uploaded photo with a depth map file and opens the pair. `brighter`: 'nearer' or 'farther', which
+     * way the map's grey runs; null lets the server work it out.
+     */
+    async attachDepth(upload, depthFile, { brighter = null } = {}) {
+        const paired = await postUpload(depthURL(upload, brighter), depthFile);
         await this.session.openPhoto({ upload: paired.upload }, `${this.session.photos.nameOf({ upload }) ?? 'photo'} + ${depthFile.name}`);
     }
 
@@ -41,7 +44,7 @@ export class PhotoUploads {
     }
 }
 
-/** Where a depth map for an uploaded photo goes; `farther` when its grey is brighter where things are farther. */
-function depthURL(upload, farther) {
-    return `/api/upload?depthFor=${encodeURIComponent(upload)}${farther ? '&brighter=farther' : ''}`;
+/** Where a depth map for an uploaded photo goes, with which way its grey runs when the person said ('nearer' or 'farther'). */
+function depthURL(upload, brighter) {
+    return `/api/upload?depthFor=${encodeURIComponent(upload)}${brighter ? `&brighter=${encodeURIComponent(brighter)}` : ''}`;
 }

@@ -11,6 +11,10 @@ struct AppleDepthMetadata: Sendable {
     var floatMax: Double?
     var intMin: Double = 0
     var intMax: Double = 255
+    /// Whether the XMP states `IntMaxValue` (otherwise a lossless map's own precision sets it).
+    var statesIntMax = false
+    /// `apdi:StoredFormat`, a pixel format code: 'L008' (1278226488) for 8-bit integers, 'hdis'/'hdep' for half floats.
+    var storedFormat: Int?
     /// Stored integers at or below this are holes (Depthbook's writer; Apple uses 16-bit NaN instead).
     var holeBelow: Double?
     var accuracy: DepthAccuracy?
@@ -31,7 +35,8 @@ struct AppleDepthMetadata: Sendable {
         floatMin = try xmp.number(apdi, "FloatMinValue")
         floatMax = try xmp.number(apdi, "FloatMaxValue")
         if let v = try xmp.number(apdi, "IntMinValue") { intMin = v }
-        if let v = try xmp.number(apdi, "IntMaxValue") { intMax = v }
+        if let v = try xmp.number(apdi, "IntMaxValue") { intMax = v; statesIntMax = true }
+        storedFormat = try xmp.number(apdi, "StoredFormat").flatMap { $0.isFinite && abs($0) < 1e10 ? Int($0) : nil }
         holeBelow = try xmp.number(XMPNamespace.depthbook, "HoleIntValue")
         if let lo = floatMin, let hi = floatMax, lo > hi {
             throw PhotoError.badMetadata("the depth range is inverted (FloatMinValue \(lo) > FloatMaxValue \(hi))")
@@ -93,6 +98,23 @@ struct AppleDepthMetadata: Sendable {
             }
         }
         throw PhotoError.badMetadata("depthData:\(name) is neither a list of numbers nor base64 floats")
+    }
+
+    /// 'hdis' and 'hdep': half-float disparity and depth, Apple's native depth formats.
+    static let halfFloatFormats: Set<Int> = [1_751_411_059, 1_751_410_032]
+
+    /// Whether 16-bit stored samples are half floats (the XMP says the stored format is 'hdis' or 'hdep').
+    var storesHalfFloats: Bool { storedFormat.map(Self.halfFloatFormats.contains) ?? false }
+
+    /// The mapping for exact integers of `precision` bits (a lossless map): `IntMaxValue` defaults to the
+    /// largest such integer, and a sample below a positive `IntMinValue` lies outside the stated range, so it
+    /// is a hole (unless the XMP names its own hole value). Lossy 8-bit maps keep clamping instead: ringing
+    /// moves their samples by a few levels.
+    func lossless(precision: Int) -> AppleDepthMetadata {
+        var m = self
+        if !statesIntMax { m.intMax = Double((1 << precision) - 1) }
+        if m.holeBelow == nil, m.intMin > 0 { m.holeBelow = m.intMin - 1 }
+        return m
     }
 
     /// Maps stored 8-bit (or wider) samples to depth values; nil ranges mean "unknown units" (0...1).

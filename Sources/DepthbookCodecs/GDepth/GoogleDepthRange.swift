@@ -40,7 +40,7 @@ enum GoogleDepthRange {
     static func normalizedPlane(_ bytes: [UInt8], limits: DecodeLimits) throws -> FloatPlane {
         if PNGCodec.isPNG(bytes[...]) { return try PNGCodec.decode(bytes, limits: limits, what: "the depth map (PNG)").firstChannelUnit() }
         if bytes.starts(with: [0xFF, 0xD8]) {
-            return DepthPlanes.unitPlane(try TurboJPEGDecoder.decode(bytes[...], gray: true, limits: limits, what: "the depth image"))
+            return try DepthPlanes.jpegUnitPlane(bytes, limits: limits, what: "the depth image")
         }
         throw PhotoError.badMetadata("the embedded depth image is neither PNG nor JPEG")
     }

@@ -56,24 +56,31 @@ enum JPEGPhotoReader {
             case .depth:
                 guard photo.depth == nil, let xmp else { continue }
                 let metadata = try AppleDepthMetadata(xmp: xmp)
-                let stored: Raster<UInt8>
+                var depth: DepthData
                 do {
-                    stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the depth map")
+                    if structure.isLossless {
+                        // Apple stores unfiltered depth (with its holes) as 16-bit lossless JPEG, which
+                        // libjpeg-turbo 2.1 cannot decode: Depthbook's own decoder reads it.
+                        let lossless = try LosslessJPEGDecoder.decode(stream, limits: limits, what: "the depth map")
+                        depth = try DepthPlanes.appleDepth(lossless: lossless, metadata: metadata, orientation: orientation)
+                    } else {
+                        let stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the depth map")
+                        depth = try DepthPlanes.appleDepth(stored: stored, metadata: metadata, orientation: orientation)
+                    }
                 } catch PhotoError.unsupportedFormat {
-                    // Apple stores unfiltered depth (with NaN holes) as 16-bit lossless JPEG, which
-                    // libjpeg-turbo 2.1 cannot decode: the photo loads, with the depth listed but not used.
+                    // A JPEG variant neither decoder reads (hierarchical, subsampled lossless): the photo loads,
+                    // with the depth listed but not used. Broken data stays an error, as for any plane.
                     photo.auxiliary.append(AuxiliaryImageInfo(kind: "depth", urn: nil, width: sw, height: sh))
                     continue
                 }
-                var depth = try DepthPlanes.appleDepth(stored: stored, metadata: metadata, orientation: orientation)
                 if let c = depth.calibration {
                     depth.calibration = CalibrationOrientation.upright(c, orientation: orientation, uprightWidth: photo.width, uprightHeight: photo.height)
                 }
                 photo.depth = depth
             case .matte(let matteKind):
                 guard photo.matte(matteKind) == nil else { continue }
-                let stored = try TurboJPEGDecoder.decode(stream[...], gray: true, limits: limits, what: "the \(matteKind.rawValue) matte")
-                photo.mattes.append(Matte(kind: matteKind, plane: DepthPlanes.unitPlane(stored).upright(orientation)))
+                let plane = try DepthPlanes.jpegUnitPlane(stream, limits: limits, what: "the \(matteKind.rawValue) matte")
+                photo.mattes.append(Matte(kind: matteKind, plane: plane.upright(orientation)))
             case .hdrGainMap, .alpha, .other:
                 // Listed, not used as planes: `Photo.auxiliary` is for what Depthbook carries but does not apply.
                 photo.auxiliary.append(AuxiliaryImageInfo(kind: kind.name, urn: nil, width: sw, height: sh))

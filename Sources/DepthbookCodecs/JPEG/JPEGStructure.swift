@@ -22,6 +22,8 @@ struct JPEGStructure {
     private(set) var width = 0
     private(set) var height = 0
     private(set) var components = 0
+    /// The frame header's marker: 0xC0 baseline, 0xC2 progressive, 0xC3 lossless, and so on.
+    private(set) var frameMarker: UInt8 = 0
 
     /// Parses the markers of the JPEG stream at `start`. Throws when it is not a JPEG or is cut short.
     init(_ bytes: [UInt8], start: Int = 0) throws {
@@ -53,6 +55,7 @@ struct JPEGStructure {
                 height = Int(bytes[payload.lowerBound + 1]) << 8 | Int(bytes[payload.lowerBound + 2])
                 width = Int(bytes[payload.lowerBound + 3]) << 8 | Int(bytes[payload.lowerBound + 4])
                 components = Int(bytes[payload.lowerBound + 5])
+                frameMarker = marker
             }
             i += length
             if marker == 0xDA { break }
@@ -69,6 +72,9 @@ struct JPEGStructure {
             return p.dropFirst(signature.count)
         }
     }
+
+    /// Whether the frame is lossless (SOF3), which `LosslessJPEGDecoder` decodes instead of libjpeg-turbo.
+    var isLossless: Bool { frameMarker == 0xC3 }
 
     /// The EXIF block, when an APP1 "Exif" segment exists.
     var exif: ExifBlock? {

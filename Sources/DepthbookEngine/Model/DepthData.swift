@@ -12,6 +12,19 @@ public enum DepthAccuracy: String, Sendable, Codable {
     case absolute
 }
 
+/// How the grey of a depth map that came as a picture of its own was read.
+public struct GreyPolarity: Sendable, Equatable {
+    /// true when brighter grey was taken as nearer (disparity-like), false when as farther (depth-like).
+    public var brighterIsNearer: Bool
+    /// true when the reader decided from the map and its image; false when the caller said which way.
+    public var detected: Bool
+
+    public init(brighterIsNearer: Bool, detected: Bool) {
+        self.brighterIsNearer = brighterIsNearer
+        self.detected = detected
+    }
+}
+
 /// A depth or disparity map aligned to the upright image, at its own resolution.
 ///
 /// Holes (pixels with no measurement) are NaN, never 0 or "far".
@@ -23,6 +36,9 @@ public struct DepthData: Sendable, Equatable {
     /// "high" or "low" as the camera reported it, when known.
     public var quality: String?
     public var calibration: CameraCalibration?
+    /// For a depth map read from a grey picture of its own: which way its grey ran. nil for depth a photo
+    /// file describes itself (its metadata says what the values mean).
+    public var greyPolarity: GreyPolarity? = nil
 
     public init(kind: DepthKind, map: FloatPlane, accuracy: DepthAccuracy, isFiltered: Bool,
                 quality: String? = nil, calibration: CameraCalibration? = nil) {

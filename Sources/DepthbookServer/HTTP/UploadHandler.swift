@@ -26,7 +26,8 @@ public struct UploadHandler: Sendable {
         var notebook: Notebook?
     }
 
-    /// `brighter` (`nearer`, the default, or `farther`) says which way a depth map's grey runs.
+    /// `brighter` (`nearer` or `farther`) says which way a depth map's grey runs; without it (or with `detect`)
+    /// the reader decides from the map and the image.
     public func upload(_ body: [UInt8], depthFor: String?, brighter: String? = nil) -> HTTPResponse {
         let response = answer(body, depthFor: depthFor, brighter: brighter)
         if response.status != 200 { StudioMetrics.shared.uploadRefused() }
@@ -34,9 +35,10 @@ public struct UploadHandler: Sendable {
     }
 
     private func answer(_ body: [UInt8], depthFor: String?, brighter: String?) -> HTTPResponse {
-        let polarity = brighter.map { DepthMapPolarity(rawValue: $0) } ?? .brighterIsNearer
+        let polarity = brighter.map { DepthMapPolarity(rawValue: $0) } ?? .detect
         guard let polarity else {
-            return .jsonError(400, "brighter must be \"nearer\" or \"farther\" (which way the depth map's grey runs), not \"\(brighter ?? "")\"")
+            return .jsonError(400, "brighter must be \"nearer\", \"farther\" or \"detect\" (which way the depth map's grey runs), "
+                + "not \"\(brighter ?? "")\"")
         }
         guard body.count <= limitBytes else {
             return .jsonError(413, "the file is \(body.count) bytes; uploads are at most \(limitBytes) bytes")

@@ -34,10 +34,11 @@ public struct UploadStore: Sendable {
         return id
     }
 
-    /// Records an image with its depth map (and which way the map's grey runs, when brighter is farther);
-    /// returns the pair's id.
+    /// Records an image with its depth map (and which way the map's grey runs, as a third line `farther` or
+    /// `detect`; none for brighter-nearer); returns the pair's id.
     public func storePair(image: String, depth: String, polarity: DepthMapPolarity = .brighterIsNearer) throws -> String {
-        let record = Array("\(image)\n\(depth)\n\(polarity == .brighterIsFarther ? "farther\n" : "")".utf8)
+        let mark = polarity == .brighterIsNearer ? "" : "\(polarity.rawValue)\n"
+        let record = Array("\(image)\n\(depth)\n\(mark)".utf8)
         let id = SHA256.hex(record)
         let path = "\(directory)/\(id).pair"
         if !FileManager.default.fileExists(atPath: path) { try AtomicFile.write(record, to: path) }
@@ -52,8 +53,8 @@ public struct UploadStore: Sendable {
             let parts = text.split(separator: "\n").map(String.init)
             guard (2...3).contains(parts.count), parts.prefix(2).allSatisfy(Self.isValidID) else { return nil }
             if parts.count == 3 {
-                guard parts[2] == "farther" else { return nil }
-                return .pair(image: parts[0], depth: parts[1], polarity: .brighterIsFarther)
+                guard let polarity = DepthMapPolarity(rawValue: parts[2]), polarity != .brighterIsNearer else { return nil }
+                return .pair(image: parts[0], depth: parts[1], polarity: polarity)
             }
             return .pair(image: parts[0], depth: parts[1])
         }
