@@ -145,7 +145,15 @@ final class LWSClientConnection: @unchecked Sendable {
         }
         state.outbox.append(Array(text.utf8))
         condition.unlock()
+        wakeService()
+    }
+
+    /// Wakes the service thread to write. The context is read and woken under the lock, and the service thread
+    /// lets go of it under the same lock before destroying it, so a wake-up never reaches a destroyed context.
+    private func wakeService() {
+        condition.lock()
         if let context { lws_cancel_service(context) }
+        condition.unlock()
     }
 
     /// The next message, waiting at most the timeout.
@@ -163,8 +171,8 @@ final class LWSClientConnection: @unchecked Sendable {
         let open = !state.finished
         state.closing = true
         condition.unlock()
-        if open, let context {
-            lws_cancel_service(context)
+        if open {
+            wakeService()
             _ = wait({ $0.finished }, seconds: 2)
         }
         stop()
@@ -174,14 +182,20 @@ final class LWSClientConnection: @unchecked Sendable {
 
     private func startService() {
         let thread = Thread { [self] in
+            condition.lock()
+            let serviced = context
+            condition.unlock()
             while true {
                 condition.lock()
                 let done = stopping
                 condition.unlock()
-                if done || lws_service(context, 0) < 0 { break }
+                if done || lws_service(serviced, 0) < 0 { break }
             }
-            lws_context_destroy(context)
+            // Nobody may wake it once it is let go; destroying it runs callbacks that take the lock, so outside it.
+            condition.lock()
             context = nil
+            condition.unlock()
+            lws_context_destroy(serviced)
             serviceDone.signal()
         }
         thread.name = "depthbook-lws-client"
@@ -192,9 +206,9 @@ final class LWSClientConnection: @unchecked Sendable {
         condition.lock()
         let running = context != nil && !stopping
         stopping = true
+        if running, let context { lws_cancel_service(context) }
         condition.unlock()
-        guard running, let context else { return }
-        lws_cancel_service(context)
+        guard running else { return }
         serviceDone.wait()
     }
 
