@@ -12,14 +12,20 @@ struct FormulaScope: Sendable {
     /// Cells above the formula, in notebook order.
     private(set) var cells: [(id: String, output: Output)] = []
     private var index: [String: Output] = [:]
-    /// Cells below it, for a clearer message.
+    /// The formula's own cell and the cells below it, for clearer messages.
+    var current: String?
     var below: Set<String> = []
 
-    init() {}
+    /// An empty scope; `below` the ids of the cells still to come.
+    init(below: Set<String> = []) {
+        self.below = below
+    }
 
+    /// The cell `id` is above the formulas to come (and no longer below them).
     mutating func add(_ id: String, _ output: Output) {
         if index[id] == nil { cells.append((id, output)) }
         index[id] = output
+        below.remove(id)
     }
 
     func output(of id: String) -> Output? { index[id] }
@@ -28,7 +34,7 @@ struct FormulaScope: Sendable {
     /// output found from the catalog, its input, or (for formulas) its own text.
     init(_ notebook: Notebook, before position: Int) {
         for (k, cell) in notebook.cells.enumerated() {
-            if k < position { add(cell.id, output(of: cell)) } else { below.insert(cell.id) }
+            if k < position { add(cell.id, output(of: cell)) } else if k == position { current = cell.id } else { below.insert(cell.id) }
         }
     }
 
@@ -90,6 +96,9 @@ enum FormulaTypeCheck {
     }
 
     static func unknownName(_ id: String, _ scope: FormulaScope) -> String {
+        if id == scope.current {
+            return "“\(id)” is this formula's own cell; a formula reads the photo's planes and the cells above it"
+        }
         if scope.below.contains(id) {
             return "“\(id)” is a cell below this one; a formula reads only the photo's planes and the cells above it"
         }

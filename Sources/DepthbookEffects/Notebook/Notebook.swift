@@ -69,7 +69,7 @@ public struct Notebook: Sendable, Equatable, Codable {
         /// Parentheses, calls and ?: branches inside one another in a formula: bounds the parser's recursion.
         public var maxFormulaNesting = 32
         /// Parts of a formula (numbers, names, sliders, operators, calls): bounds its program, hence the rows a
-        /// render keeps for it (at most this many registers of 256 pixels × 3 floats per worker).
+        /// render keeps for it (a register of 256 pixels × 3 floats per worker for each part or spread mask, at most).
         public var maxFormulaNodes = 500
     }
 
@@ -89,7 +89,7 @@ public struct Notebook: Sendable, Equatable, Codable {
         /// Per cell, the length of the longest chain of cells ending at it.
         var depth: [String: Int] = [:]
         /// What each cell above gives a formula (checked as they come).
-        var scope = FormulaScope()
+        var scope = FormulaScope(below: Set(cells.map(\.id)))
         for cell in cells {
             if (cell.text?.utf8.count ?? 0) > limits.maxTextLength {
                 throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxTextLength) bytes of text")
@@ -109,6 +109,7 @@ public struct Notebook: Sendable, Equatable, Codable {
             guard !seen.contains(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" is used twice") }
             if cell.kind == .formula {
                 // Names, types and sliders, each error with its position, before the references are followed.
+                scope.current = cell.id
                 do {
                     _ = try Formula.parse(cell.formula ?? "", scope: scope)
                 } catch {
