@@ -64,7 +64,9 @@ struct CatalogTests {
         #expect(Set(notebooks.map(\.name)) == ["depth-threshold", "matte-separation", "big-head", "marching", "makeup", "backdrop",
                                                // Depth as a third dimension (issue #5).
                                                "blend-mask", "darken", "depth-of-field", "dolly-zoom", "point-cloud",
-                                               "lens-correction", "wiggle", "upsampling"])
+                                               "lens-correction", "wiggle", "upsampling",
+                                               // Formula cells (issue 28).
+                                               "formulas"])
         for nb in notebooks {
             #expect(nb.photo == .sample("portrait"))
             for cell in nb.cells where cell.kind == .step {

@@ -13,6 +13,8 @@ public enum EffectError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The cell is not a step of an animated effect, so it has no frames to loop (no GIF).
     case notAnimated(String)
     case badRequest(String)
+    /// A formula cell's line does not parse, names what is not there, or mixes types: where, and why.
+    case badFormula(cell: String, FormulaError)
     case cancelled
     /// The engine refused (a message from below, passed on).
     case engine(String)
@@ -36,6 +38,7 @@ public enum EffectError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAnimated(let id):
             return "cell \"\(id)\" does not animate; only steps of an animated effect (\(EffectCatalog.descriptions.filter(\.animated).map(\.id).joined(separator: ", "))) export as GIF"
         case .badRequest(let message): return message
+        case let .badFormula(cell, error): return "cell \"\(cell)\": formula \(error)"
         case .cancelled: return "render cancelled"
         case .engine(let message): return message
         }

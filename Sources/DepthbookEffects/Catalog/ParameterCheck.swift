@@ -16,14 +16,44 @@ public enum ParameterCheck {
         }
     }
 
+    /// Checks `params` (a change, or the whole set) against a formula's sliders: every name declared, every value a
+    /// number within the declared range. `unset` names sliders to put back to their defaults; each must exist.
+    public static func check(_ params: [String: ParameterValue], unset: [String] = [], sliders: [FormulaSlider]) throws(EffectError) {
+        for name in unset.sorted() where !sliders.contains(where: { $0.name == name }) {
+            throw .unknownParameter(effect: "formula", name: name)
+        }
+        for name in params.keys.sorted() {
+            guard let slider = sliders.first(where: { $0.name == name }) else { throw .unknownParameter(effect: "formula", name: name) }
+            _ = try slider.parameter.validate(params[name]!, effect: "formula")
+        }
+    }
+
+    /// Checks a change to `cell`'s parameters: a step's against its effect's table, a formula's against the sliders
+    /// its line declares. Other cells have no parameters.
+    public static func check(_ params: [String: ParameterValue], unset: [String] = [], cell: Cell) throws(EffectError) {
+        switch cell.kind {
+        case .step:
+            try check(params, unset: unset, effect: cell.effect ?? "")
+        case .formula:
+            let parsed: ParsedFormula
+            do { parsed = try FormulaParser.parsed(cell.formula ?? "") } catch { throw .badFormula(cell: cell.id, error) }
+            try check(params, unset: unset, sliders: parsed.sliders)
+        default:
+            throw .badRequest("cell \"\(cell.id)\" is a \(cell.kindName) cell; only step and formula cells have parameters")
+        }
+    }
+
     /// Checks every step of `notebook` whose effect the catalog knows (unknown effects are reported by the
-    /// cell when it renders, so a notebook from a newer Depthbook still opens).
+    /// cell when it renders, so a notebook from a newer Depthbook still opens), and every formula's sliders.
     public static func check(_ notebook: Notebook) throws(EffectError) {
-        for cell in notebook.cells where cell.kind == .step {
-            guard let id = cell.effect, EffectCatalog.effect(id) != nil else { continue }
+        for cell in notebook.cells where cell.kind == .step || cell.kind == .formula {
+            if cell.kind == .step {
+                guard let id = cell.effect, EffectCatalog.effect(id) != nil else { continue }
+            }
             do {
-                try check(cell.params ?? [:], effect: id)
+                try check(cell.params ?? [:], cell: cell)
             } catch {
+                if case .badFormula = error { throw error }
                 throw .badRequest("cell \"\(cell.id)\": \(error)")
             }
         }

@@ -64,6 +64,13 @@ public struct Notebook: Sendable, Equatable, Codable {
         /// Arrays and objects inside one another in a message or a notebook file (its `metadata` included).
         /// Checked by a linear scan before any decoding: decoding a deep nest costs far more than its size.
         public var maxJSONNesting = 32
+        /// Characters (bytes: formulas are ASCII) in a formula cell's line, checked before it is read.
+        public var maxFormulaLength = 2_000
+        /// Parentheses, calls and ?: branches inside one another in a formula: bounds the parser's recursion.
+        public var maxFormulaNesting = 32
+        /// Parts of a formula (numbers, names, sliders, operators, calls): bounds its program, hence the rows a
+        /// render keeps for it (a register of 256 pixels × 3 floats per worker for each part or spread mask, at most).
+        public var maxFormulaNodes = 500
     }
 
     public static let limits = Limits()
@@ -81,6 +88,8 @@ public struct Notebook: Sendable, Equatable, Codable {
         var seen = Set<String>()
         /// Per cell, the length of the longest chain of cells ending at it.
         var depth: [String: Int] = [:]
+        /// What each cell above gives a formula (checked as they come).
+        var scope = FormulaScope(below: Set(cells.map(\.id)))
         for cell in cells {
             if (cell.text?.utf8.count ?? 0) > limits.maxTextLength {
                 throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxTextLength) bytes of text")
@@ -98,6 +107,15 @@ public struct Notebook: Sendable, Equatable, Codable {
             }
             guard Cell.isValidID(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" must be 1-64 letters, digits, - or _") }
             guard !seen.contains(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" is used twice") }
+            if cell.kind == .formula {
+                // Names, types and sliders, each error with its position, before the references are followed.
+                scope.current = cell.id
+                do {
+                    _ = try Formula.parse(cell.formula ?? "", scope: scope)
+                } catch {
+                    throw NotebookError.formula(cell: cell.id, error)
+                }
+            }
             for reference in cell.references {
                 let head = PhotoReferences.head(reference)
                 if head == "photo" { continue }
@@ -112,6 +130,7 @@ public struct Notebook: Sendable, Equatable, Codable {
             }
             depth[cell.id] = own
             seen.insert(cell.id)
+            scope.add(cell.id, scope.output(of: cell))
         }
     }
 }
@@ -144,7 +163,7 @@ public enum PhotoReference: Sendable, Equatable, Hashable, Codable {
 
 /// One cell of a notebook. Fields that do not apply to a kind are nil.
 public struct Cell: Sendable, Equatable, Codable {
-    public enum Kind: String, Sendable, Codable { case note, photo, view, step, unsupported }
+    public enum Kind: String, Sendable, Codable { case note, photo, view, step, formula, unsupported }
 
     public var id: String
     /// The kind as written; unknown kinds are kept verbatim and read as `.unsupported`.
@@ -157,13 +176,16 @@ public struct Cell: Sendable, Equatable, Codable {
     public var effect: String?
     public var inputs: [String: String]?
     public var params: [String: ParameterValue]?
+    /// `formula`: the line (docs/formulas.md); `params` then holds the sliders moved from their defaults.
+    public var formula: String?
     /// Extra fields of unknown kinds, kept as is.
     public var extra: [String: JSONValue]?
 
     public var kind: Kind { Kind(rawValue: kindName) ?? .unsupported }
 
     public init(id: String, kind: Kind, text: String? = nil, input: String? = nil, histogram: Bool? = nil,
-                effect: String? = nil, inputs: [String: String]? = nil, params: [String: ParameterValue]? = nil) {
+                effect: String? = nil, inputs: [String: String]? = nil, params: [String: ParameterValue]? = nil,
+                formula: String? = nil) {
         self.id = id
         self.kindName = kind.rawValue
         self.text = text
@@ -172,15 +194,20 @@ public struct Cell: Sendable, Equatable, Codable {
         self.effect = effect
         self.inputs = inputs
         self.params = params
+        self.formula = formula
     }
 
-    /// Every plane or cell this cell reads.
+    /// Every plane or cell this cell reads (a formula's in order of first use; none when it does not parse).
     public var references: [String] {
         var all = [String]()
         if let input { all.append(input) }
         if let inputs { all += inputs.keys.sorted().compactMap { inputs[$0] } }
+        if kind == .formula, let formula { all += Formula.references(of: formula) }
         return all
     }
+
+    /// Whether the cell has a picture to render (photo, view, step and formula cells).
+    public var rendersImage: Bool { [.photo, .view, .step, .formula].contains(kind) }
 
     static func isValidID(_ id: String) -> Bool {
         !id.isEmpty && id.count <= 64 && id.unicodeScalars.allSatisfy {
@@ -188,7 +215,7 @@ public struct Cell: Sendable, Equatable, Codable {
         }
     }
 
-    enum CodingKeys: String, CodingKey { case id, kind, text, input, histogram, effect, inputs, params }
+    enum CodingKeys: String, CodingKey { case id, kind, text, input, histogram, effect, inputs, params, formula }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -200,10 +227,12 @@ public struct Cell: Sendable, Equatable, Codable {
         effect = try c.decodeIfPresent(String.self, forKey: .effect)
         inputs = try c.decodeIfPresent([String: String].self, forKey: .inputs)
         params = try c.decodeIfPresent([String: ParameterValue].self, forKey: .params)
+        formula = try c.decodeIfPresent(String.self, forKey: .formula)
         if Kind(rawValue: kindName) == nil {
             extra = try decoder.singleValueContainer().decode([String: JSONValue].self)
         }
         if kind == .step && effect == nil { throw NotebookError.invalid("step cell \"\(id)\" names no effect") }
+        if kind == .formula && formula == nil { throw NotebookError.invalid("formula cell \"\(id)\" has no formula") }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -220,16 +249,20 @@ public struct Cell: Sendable, Equatable, Codable {
         try c.encodeIfPresent(effect, forKey: .effect)
         try c.encodeIfPresent(inputs, forKey: .inputs)
         try c.encodeIfPresent(params, forKey: .params)
+        try c.encodeIfPresent(formula, forKey: .formula)
     }
 }
 
 /// Why a notebook could not be read or run; the message tells the user what to change.
 public enum NotebookError: Error, Equatable, CustomStringConvertible {
     case invalid(String)
+    /// A formula cell's line does not parse or names what is not there: where, and why.
+    case formula(cell: String, FormulaError)
 
     public var description: String {
         switch self {
         case .invalid(let m): return "invalid notebook: \(m)"
+        case let .formula(cell, error): return "invalid notebook: cell \"\(cell)\": formula \(error)"
         }
     }
 }

@@ -26,6 +26,7 @@ struct RecipeBuilder {
         case .photo: result = try plane("photo.image")
         case .view: result = try build(cell.input ?? "photo.image")
         case .step: result = try step(cell)
+        case .formula: result = try formula(cell)
         case .note, .unsupported: throw EffectError.notRenderable(cell.id)
         }
         built[reference] = result
@@ -77,7 +78,7 @@ struct RecipeBuilder {
         }
     }
 
-    private mutating func plane(_ reference: String) throws -> BuiltNode {
+    mutating func plane(_ reference: String) throws -> BuiltNode {
         let name = PhotoReferences.planeName(reference) ?? reference
         let photo = context.photo
         switch name {

@@ -1,0 +1,110 @@
+import DepthbookEngine
+
+/// A slider a formula declares with `$name(min..max = default)`: one of the formula cell's parameters.
+public struct FormulaSlider: Sendable, Equatable, Encodable {
+    public let name: String
+    public let min: Double
+    public let max: Double
+    public let defaultValue: Double
+    /// Where its declaration (`$`) starts in the formula.
+    public let position: Int
+
+    public init(name: String, min: Double, max: Double, defaultValue: Double, position: Int) {
+        self.name = name
+        self.min = min
+        self.max = max
+        self.defaultValue = defaultValue
+        self.position = position
+    }
+
+    /// A slider's step: a power of ten, about a hundredth of the range (0.01 for 0..4, 1 for 0..200).
+    public var step: Double {
+        let span = max - min
+        var step = 1.0
+        while step > span / 100 { step /= 10 }
+        while step * 10 <= span / 100 { step *= 10 }
+        return step
+    }
+
+    /// The slider as the page's controls show a step's number parameters (`effects` request shape).
+    public var parameter: EffectParameter {
+        .number(name, name, min...max, default: defaultValue, step: step,
+                doc: "A slider of this formula: $\(name)(\(EffectParameter.shown(min))..\(EffectParameter.shown(max)) = \(EffectParameter.shown(defaultValue))).")
+    }
+
+    enum CodingKeys: String, CodingKey { case name, min, max, `default`, step, position }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(min, forKey: .min)
+        try c.encode(max, forKey: .max)
+        try c.encode(defaultValue, forKey: .default)
+        try c.encode(step, forKey: .step)
+        try c.encode(position, forKey: .position)
+    }
+}
+
+/// A formula cell's line, checked against a notebook: what the page needs to show it (its sliders, what it
+/// reads, whether it makes an image or a mask). See docs/formulas.md for the language.
+public struct Formula: Sendable, Equatable {
+    public let text: String
+    /// Its sliders in the order they are declared.
+    public let sliders: [FormulaSlider]
+    /// What it reads: photo planes (`photo.disparity`; `subject` reads `photo.disparity`) and cells, each once.
+    public let references: [String]
+    /// `.image` or `.plane` (a mask); nil when it reads a cell whose output is known only once it renders.
+    public let output: EffectInput.Kind?
+
+    /// Parses `text` as the formula of a cell of `notebook`: names must be planes or cells above `cell` (every cell
+    /// of the notebook when `cell` is nil or not in it: a cell about to be added at the end). Throws the first
+    /// error with its position.
+    public static func parse(_ text: String, in notebook: Notebook, before cell: String? = nil) throws(FormulaError) -> Formula {
+        let position = cell.flatMap { id in notebook.cells.firstIndex { $0.id == id } } ?? notebook.cells.count
+        return try parse(text, scope: FormulaScope(notebook, before: position))
+    }
+
+    static func parse(_ text: String, scope: FormulaScope) throws(FormulaError) -> Formula {
+        let parsed = try FormulaParser.parsed(text)
+        let type = try FormulaTypeCheck.check(parsed, in: scope)
+        let output: EffectInput.Kind? = type.channels == .three ? .image : type.channels == .one ? .plane : nil
+        return Formula(text: text, sliders: parsed.sliders, references: parsed.references, output: output)
+    }
+
+    /// The same as `parse`, as a value for the page: the sliders, or the error and its position.
+    public static func analyse(_ text: String, in notebook: Notebook, before cell: String? = nil) -> FormulaAnalysis {
+        do {
+            let formula = try parse(text, in: notebook, before: cell)
+            return FormulaAnalysis(formula: formula, error: nil)
+        } catch {
+            return FormulaAnalysis(formula: nil, error: error)
+        }
+    }
+
+    /// The references of a formula's text without a notebook (names that are not planes taken as cells); none
+    /// when it does not parse.
+    static func references(of text: String) -> [String] {
+        (try? FormulaParser.parsed(text))?.references ?? []
+    }
+}
+
+/// What the page shows while a formula is typed. JSON: `{"ok": true, "sliders": [{name, min, max, default, step,
+/// position}], "output": "image"|"plane"|null, "references": […]}` or `{"ok": false, "error": {"position": 12,
+/// "message": "…"}}`. (`FormulaSlider.parameter` gives a slider as the `effects` request's parameter rows.)
+public struct FormulaAnalysis: Sendable, Equatable, Encodable {
+    public let formula: Formula?
+    public let error: FormulaError?
+
+    enum CodingKeys: String, CodingKey { case ok, sliders, output, references, error }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(formula != nil, forKey: .ok)
+        if let formula {
+            try c.encode(formula.sliders, forKey: .sliders)
+            try c.encode(formula.output, forKey: .output)
+            try c.encode(formula.references, forKey: .references)
+        }
+        if let error { try c.encode(error, forKey: .error) }
+    }
+}
