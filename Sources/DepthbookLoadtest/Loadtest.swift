@@ -233,7 +233,7 @@ struct DragSession {
             shared.cell.withLock { $0 = cell }
             // Every cell with a picture is previewed, as the page shows them all; the last one reading the
             // slider's cell is what a person watches.
-            let previewed = notebook.cells.filter { [.photo, .view, .step].contains($0.kind) }.map(\.id)
+            let previewed = notebook.cells.filter { $0.kind.rendersImage }.map(\.id)
             let watched = notebook.dependents(of: cell).last ?? cell
             let between = notebook.dependents(of: cell).dropLast()
             shared.finalCell.withLock { $0 = watched }

@@ -47,7 +47,7 @@ struct RenderCommand: ParsableCommand {
         do {
             let document = try loadNotebook()
             let picture = try loadPhoto(document)
-            guard let cellID = cell ?? document.cells.last(where: { [.photo, .view, .step].contains($0.kind) })?.id else {
+            guard let cellID = cell ?? document.cells.last(where: { $0.kind.rendersImage })?.id else {
                 throw EffectError.badRequest("the notebook has no cell to render")
             }
             let renderer = NotebookRenderer(photo: picture, uploads: try uploadFolder())

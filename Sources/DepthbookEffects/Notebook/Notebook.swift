@@ -163,7 +163,12 @@ public enum PhotoReference: Sendable, Equatable, Hashable, Codable {
 
 /// One cell of a notebook. Fields that do not apply to a kind are nil.
 public struct Cell: Sendable, Equatable, Codable {
-    public enum Kind: String, Sendable, Codable { case note, photo, view, step, formula, unsupported }
+    public enum Kind: String, Sendable, Codable {
+        case note, photo, view, step, formula, unsupported
+
+        /// Whether a cell of this kind has a picture to preview, crop or export.
+        public var rendersImage: Bool { [.photo, .view, .step, .formula].contains(self) }
+    }
 
     public var id: String
     /// The kind as written; unknown kinds are kept verbatim and read as `.unsupported`.
@@ -207,7 +212,7 @@ public struct Cell: Sendable, Equatable, Codable {
     }
 
     /// Whether the cell has a picture to render (photo, view, step and formula cells).
-    public var rendersImage: Bool { [.photo, .view, .step, .formula].contains(kind) }
+    public var rendersImage: Bool { kind.rendersImage }
 
     static func isValidID(_ id: String) -> Bool {
         !id.isEmpty && id.count <= 64 && id.unicodeScalars.allSatisfy {

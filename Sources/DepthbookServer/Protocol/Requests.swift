@@ -38,6 +38,7 @@ public enum StudioRequest: Sendable, Equatable {
     case histogram(Histogram)
     case save
     case export(Export)
+    case checkFormula(CheckFormula)
 
     public struct Hello: Sendable, Equatable, Decodable {
         public var `protocol`: Int
@@ -81,6 +82,12 @@ public enum StudioRequest: Sendable, Equatable {
         public var w: Int
         public var h: Int
         public var seq: Int
+    }
+    /// A formula line as typed, checked against the session's notebook: its sliders or its error and position.
+    public struct CheckFormula: Sendable, Equatable, Decodable {
+        public var formula: String
+        /// The cell the line is for (it may read the cells above it); absent for a cell added at the end.
+        public var cell: String?
     }
     public struct Histogram: Sendable, Equatable, Decodable {
         public var cell: String
@@ -200,6 +207,12 @@ public enum RequestDecoder {
             try limits.check(histogram.bins, in: limits.histogramBins, "bins")
             return .histogram(histogram)
         case "save": return .save
+        case "checkFormula":
+            let check = try decoder.decode(StudioRequest.CheckFormula.self, from: data)
+            guard check.formula.utf8.count <= limits.notebook.maxFormulaLength else {
+                throw ProtocolError(.tooLarge, "a formula is at most \(limits.notebook.maxFormulaLength) bytes")
+            }
+            return .checkFormula(check)
         case "export":
             let export = try decoder.decode(StudioRequest.Export.self, from: data)
             try limits.check(export.frameCount, in: limits.exportFrames, "frames")

@@ -42,12 +42,10 @@ extension Session.State {
         guard let index = notebook.cells.firstIndex(where: { $0.id == set.cell }) else {
             throw ProtocolError.notFound("no cell \"\(set.cell)\" in the notebook")
         }
-        guard notebook.cells[index].kind == .step else {
-            throw ProtocolError.badRequest("cell \"\(set.cell)\" is a \(notebook.cells[index].kindName) cell; only step cells have parameters")
-        }
         let unset = set.unset ?? []
         do {
-            try ParameterCheck.check(set.params, unset: unset, effect: notebook.cells[index].effect ?? "")
+            // A step's parameters against its effect's table, a formula's against the sliders its line declares.
+            try ParameterCheck.check(set.params, unset: unset, cell: notebook.cells[index])
         } catch {
             throw ProtocolError.badRequest("cell \"\(set.cell)\": \(error)")
         }

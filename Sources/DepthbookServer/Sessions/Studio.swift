@@ -110,6 +110,12 @@ public final class Studio: Sendable {
             reply(Result { try self.save(session) }.mapError(Self.protocolError))
         case .export(let export):
             self.export(export, id: id, session, connection: connection, reply: reply)
+        case .checkFormula(let check):
+            guard let notebook = session.state.withLock({ $0.notebook }) else {
+                reply(.failure(.badRequest("open a notebook first")))
+                return
+            }
+            reply(.success(Formula.analyse(check.formula, in: notebook, before: check.cell)))
         }
     }
 
@@ -161,7 +167,7 @@ extension StudioRequest {
     /// Request types a client without the access token may send: open a notebook (a shared link or a bundled
     /// one, on the photo it names) and look at its renders. Any other is refused before its body is decoded.
     static let typesAllowedWithoutToken: Set<String> = [
-        "hello", "listSamples", "listNotebooks", "effects", "openNotebook", "preview", "crop", "histogram",
+        "hello", "listSamples", "listNotebooks", "effects", "openNotebook", "preview", "crop", "histogram", "checkFormula",
     ]
 
     static let tokenNeeded = "sign in to edit or fork: this studio needs its access token for that (open the "
@@ -170,7 +176,7 @@ extension StudioRequest {
     /// Requests that change the session (refused to watchers).
     var edits: Bool {
         switch self {
-        case .hello, .listSamples, .listNotebooks, .effects, .histogram: return false
+        case .hello, .listSamples, .listNotebooks, .effects, .histogram, .checkFormula: return false
         case .openNotebook, .openPhoto, .setNotebook, .setParams, .preview, .crop, .save, .export: return true
         }
     }

@@ -42,7 +42,7 @@ extension Studio {
         guard let notebook else { throw ProtocolError.badRequest("open a notebook first") }
         if photoPlanes.contains(cell) { return }
         guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell or photo plane \"\(cell)\" in the notebook") }
-        guard found.kind == .photo || found.kind == .view || found.kind == .step else {
+        guard found.kind.rendersImage else {
             throw ProtocolError.badRequest("cell \"\(cell)\" is a \(found.kindName) cell and has no image")
         }
     }
