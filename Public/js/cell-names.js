@@ -35,6 +35,7 @@ export function cellTitle(session, cell, depth = 0) {
         case 'photo': return `Photo: ${session.photoName() ?? 'an uploaded photo'}`;
         case 'view': return cell.input ? `View of ${referenceName(session, cell.input, depth)}` : 'View';
         case 'step': return session.catalog.get(cell.effect)?.title ?? String(cell.effect);
+        case 'formula': return `Formula ${cell.id}`;
         default: return 'Unsupported cell';
     }
 }

@@ -63,6 +63,17 @@ export function previewTarget(notebook, reference) {
     return referenceHead(canonical);
 }
 
+/** Kinds of cell with a picture of their own (the server's `Cell.Kind.rendersImage`). */
+const RENDERED_KINDS = new Set(['photo', 'view', 'step', 'formula']);
+
+/**
+ * The names a formula cell's line mentions (the cells it may read, among the language's own words): enough to
+ * know what a change re-renders; the server parses the line and decides what it reads.
+ */
+function formulaNames(cell) {
+    return cell.kind === 'formula' ? String(cell.formula ?? '').match(/[A-Za-z_][A-Za-z0-9_-]*/g) ?? [] : [];
+}
+
 /** Whether a reference's output is an RGB image or a single-channel plane. */
 export function outputKindOf(notebook, catalog, reference) {
     const canonical = canonicalReference(reference);
@@ -84,7 +95,7 @@ export function choicesFor(notebook, catalog, facts, index, kind) {
         if ((plane.name === 'image') === (kind === 'image')) choices.push(plane.reference);
     }
     for (const cell of (notebook.cells ?? []).slice(0, index)) {
-        if (cell.kind !== 'step' && cell.kind !== 'view') continue;
+        if (!RENDERED_KINDS.has(cell.kind)) continue;
         if (outputKindOf(notebook, catalog, cell.id) === kind) choices.push(cell.id);
     }
     return choices;
@@ -118,7 +129,7 @@ export function dependentsOf(notebook, cellId) {
     const result = [];
     for (const cell of notebook?.cells ?? []) {
         if (cell.id === cellId) continue;
-        const reads = [...Object.values(cell.inputs ?? {}), ...(cell.input ? [cell.input] : [])].map(referenceHead);
+        const reads = [...Object.values(cell.inputs ?? {}), ...(cell.input ? [cell.input] : []), ...formulaNames(cell)].map(referenceHead);
         if (reads.some((head) => affected.has(head))) {
             affected.add(cell.id);
             result.push(cell.id);
@@ -127,8 +138,8 @@ export function dependentsOf(notebook, cellId) {
     return result;
 }
 
-/** The cell that shows the notebook's result: the one called `result`, else the last view or step. */
+/** The cell that shows the notebook's result: the one called `result`, else the last cell with a picture. */
 export function outputCell(notebook) {
-    const cells = (notebook?.cells ?? []).filter((cell) => cell.kind === 'step' || cell.kind === 'view');
+    const cells = (notebook?.cells ?? []).filter((cell) => RENDERED_KINDS.has(cell.kind) && cell.kind !== 'photo');
     return (cells.find((cell) => cell.id === 'result') ?? cells.at(-1))?.id ?? null;
 }

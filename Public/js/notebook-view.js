@@ -8,6 +8,7 @@ import { CellCard } from './cells/cell-card.js';
 import { NoteCell } from './cells/note-cell.js';
 import { PhotoCell } from './cells/photo-cell.js';
 import { ViewCell } from './cells/view-cell.js';
+import { FormulaCell } from './cells/formula-cell.js';
 import { StepCell } from './cells/step-cell.js';
 import { UnsupportedCell } from './cells/unsupported-cell.js';
 import { AddCell } from './widgets/add-cell.js';
@@ -90,6 +91,9 @@ export class NotebookView extends HTMLElement {
                 break;
             case 'step':
                 content = new StepCell().attach(session, cell, index, edit);
+                break;
+            case 'formula':
+                content = new FormulaCell().attach(session, cell, index, edit);
                 break;
             default:
                 content = new UnsupportedCell().attach(cell);

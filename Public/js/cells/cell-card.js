@@ -5,7 +5,7 @@
  */
 import { h } from '../dom.js';
 
-const KIND_NAMES = { note: 'Note', photo: 'Photo', view: 'View', step: 'Step', unsupported: 'Unsupported' };
+const KIND_NAMES = { note: 'Note', photo: 'Photo', view: 'View', step: 'Step', formula: 'Formula', unsupported: 'Unsupported' };
 
 export class CellCard extends HTMLElement {
     /**
@@ -42,7 +42,7 @@ export class CellCard extends HTMLElement {
             },
         }, '▾');
         // The cell's actions behind one button (one tab stop per cell): pin its output, move it, remove it.
-        const hasOutput = cell.kind === 'step' || cell.kind === 'view' || cell.kind === 'photo';
+        const hasOutput = ['step', 'view', 'photo', 'formula'].includes(cell.kind);
         const close = () => { menu.open = false; };
         const item = (props, text) => h('button', { type: 'button', role: 'menuitem', ...props,
             onclick: (event) => { close(); props.onclick(event); } }, text);

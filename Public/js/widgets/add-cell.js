@@ -18,6 +18,7 @@ export class AddCell extends HTMLElement {
         const kind = h('select', { id: kindId },
             h('option', { value: 'step', text: 'Step (an effect)' }),
             h('option', { value: 'view', text: 'View (a plane or result)' }),
+            h('option', { value: 'formula', text: 'Formula (your own one-line step)' }),
             h('option', { value: 'note', text: 'Note' }));
         const effect = h('select', { id: effectId },
             ...[...session.catalog.values()].map((entry) => h('option', { value: entry.id, text: entry.title ?? entry.id })));
@@ -46,6 +47,8 @@ export function newCell(session, index, kind, effectId) {
     const { notebook, catalog, photo } = session;
     const id = freshId(notebook, kind === 'step' ? effectId : kind);
     if (kind === 'note') return { id, kind, text: '' };
+    // A formula starts as the photo itself with one slider, so it renders at once and shows how sliders read.
+    if (kind === 'formula') return { id, kind, formula: 'image * $gain(0..2 = 1)', params: {} };
     if (kind === 'view') {
         const earlier = choicesFor(notebook, catalog, photo, index, 'image');
         return { id, kind, input: earlier[earlier.length - 1] ?? 'photo.image', histogram: false };

@@ -1,0 +1,60 @@
+"""A formula cell in the page (issue 28): a line is typed, an error shows at its position and nothing renders;
+the corrected line's slider appears, dragging it changes the picture, and a shared link reopens the formula
+with its value elsewhere."""
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from page_support import (nudge_slider, open_notebook, save_and_share, screenshot, settled_frame, slider_value,
+                          stored_tab, wait_for)
+
+CELL = "darkenFormula"
+
+
+def formula_line(driver):
+    return driver.find_element(By.CSS_SELECTOR, f"db-cell[data-cell={CELL}] input.formula-line")
+
+
+def type_line(driver, text: str) -> None:
+    line = formula_line(driver)
+    line.send_keys(Keys.CONTROL, "a")
+    line.send_keys(text)
+
+
+def test_type_a_formula_see_its_slider_drag_it_and_share_it(depthbook_server, browser_factory, artifacts_dir):
+    browser = browser_factory()
+    open_notebook(browser, depthbook_server.base_url, "formulas")
+    first, _ = settled_frame(browser, CELL)
+
+    # A misspelt name: the error points at it, and the notebook keeps its working line.
+    type_line(browser, "image * pow(dispariti, $power(0..4 = 2))")
+    error = wait_for("the error under the line", lambda: browser.execute_script(
+        f"const e = document.querySelector('db-cell[data-cell={CELL}] .formula-error'); return e && !e.hidden ? e.dataset.position : null"))
+    assert int(error) == len("image * pow(")
+    assert "dispariti" in browser.find_element(By.CSS_SELECTOR, f"db-cell[data-cell={CELL}] .formula-error").text
+    screenshot(browser, artifacts_dir, "formula-error")
+    kept = next(c for c in stored_tab(browser)["notebook"]["cells"] if c["id"] == CELL)["formula"]
+    assert "dispariti" not in kept
+
+    # The corrected line is adopted and its slider appears.
+    type_line(browser, "image * pow(disparity, $power(0..4 = 2))")
+    wait_for("the notebook to hold the new line", lambda: next(
+        c for c in stored_tab(browser)["notebook"]["cells"] if c["id"] == CELL).get("formula") == "image * pow(disparity, $power(0..4 = 2))")
+    wait_for("the power slider", lambda: browser.find_elements(By.CSS_SELECTOR, f"db-cell[data-cell={CELL}] db-param[data-param=power]"))
+    assert slider_value(browser, CELL, "power") == 2
+    adopted, before = settled_frame(browser, CELL, newer_than=first.seq)
+
+    nudge_slider(browser, CELL, "power", Keys.ARROW_RIGHT, 10)
+    moved = slider_value(browser, CELL, "power")
+    assert moved > 2
+    _, after = settled_frame(browser, CELL, newer_than=adopted.seq)
+    assert after != before, "the picture did not follow the formula's slider"
+    screenshot(browser, artifacts_dir, "formula-slider")
+
+    saved = save_and_share(browser)
+    other = browser_factory()
+    other.get(f"{depthbook_server.base_url}/n/{saved}")
+    wait_for("the shared formula", lambda: other.find_elements(By.CSS_SELECTOR, f"db-cell[data-cell={CELL}] db-param[data-param=power]"))
+    assert formula_line(other).get_attribute("value") == "image * pow(disparity, $power(0..4 = 2))"
+    wait_for("the shared value", lambda: slider_value(other, CELL, "power") == moved)
