@@ -44,12 +44,15 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Which cell was being rendered, so a failure names it (a render over many photos and cells is a sweep).
+        var rendering: String?
         do {
             let document = try loadNotebook()
             let picture = try loadPhoto(document)
             guard let cellID = cell ?? document.cells.last(where: { $0.kind.rendersImage })?.id else {
                 throw EffectError.badRequest("the notebook has no cell to render")
             }
+            rendering = "\(document.name)/\(cellID)"
             let renderer = NotebookRenderer(photo: picture, uploads: try uploadFolder())
             let start = Date()
             let rendered = try renderer.render(notebook: document, cell: cellID,
@@ -62,7 +65,7 @@ struct RenderCommand: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileHandle.standardError.write(Data("depthbook render: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("depthbook render: \(rendering.map { "\($0): " } ?? "")\(error)\n".utf8))
             throw ExitCode.failure
         }
     }
