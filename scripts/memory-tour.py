@@ -22,7 +22,7 @@ The tour waits until every preview has its full frame or an error, and no histog
 Each photo is uploaded (POST /api/upload) when its turn first comes, as a person dropping it on the page.
 
     scripts/memory-tour.py [--binary .build/release/depthbook] [--passes 1] [--photos a.heic,b.jpg]
-                           [--notebooks depth-threshold,wiggle] [--stop-above-mb 6000]
+                           [--notebooks depth-threshold,wiggle] [--stop-above-mb 6000] [--idle-seconds 15]
 
 Exit status: 0 when the tour ran to its end with the server alive, 1 when the server died (or stopped
 answering), 2 when it was stopped because its RSS passed --stop-above-mb.
@@ -396,7 +396,7 @@ def resolve_photo(name: str) -> Path:
 
 
 def run_tour(server: Server, photos: list[str], notebooks: list[str] | None, passes: int = 1,
-             stop_above_mb: float = 6000, notebook_timeout: float = 600,
+             stop_above_mb: float = 6000, notebook_timeout: float = 600, idle_seconds: float = 0,
              emit: Callable[[dict], None] = lambda line: print(json.dumps(line), flush=True)) -> dict:
     """Runs the tour against a running server; calls `emit` with each notebook's line and returns the summary
     (also emitted). Never raises for the server dying or passing the bound: the summary says so."""
@@ -457,10 +457,16 @@ def run_tour(server: Server, photos: list[str], notebooks: list[str] | None, pas
             page.close()
         sampler.close()
     alive = server.alive() and healthz(server)
+    idle_rss = None
+    if alive and idle_seconds > 0:
+        # What the server keeps once nobody renders: the page stays open, nothing is asked.
+        time.sleep(idle_seconds)
+        idle_rss = rss_mb(pid) if server.alive() else None
     summary = {
         "summary": True, "peakMb": (peak_mb(pid) if server.alive() else None) or sampler.last_peak_mb,
         "passPeaksMb": pass_peaks, "passMaxRssMb": pass_max_rss, "alive": alive,
         "rssMb": rss_mb(pid) if server.alive() else None, "notebooksVisited": len(lines),
+        "idleRssMb": idle_rss, "idleSeconds": idle_seconds,
         "seconds": round(time.monotonic() - started, 1),
     }
     if not alive and server.process.poll() is not None:
@@ -483,6 +489,8 @@ def main() -> int:
     parser.add_argument("--stop-above-mb", type=float, default=6000,
                         help="stop the tour (and the server) once its RSS passes this")
     parser.add_argument("--notebook-timeout", type=float, default=600, help="seconds one notebook may take")
+    parser.add_argument("--idle-seconds", type=float, default=0,
+                        help="after the tour, wait this long with nothing asked and report the RSS (idleRssMb)")
     args = parser.parse_args()
     os.environ["DEPTHBOOK_BIN"] = args.binary
     photos = [p for p in args.photos.split(",") if p]
@@ -493,7 +501,8 @@ def main() -> int:
     scratch = Path(tempfile.mkdtemp(prefix="memory-tour-"))
     server = start_server(scratch / "data")
     try:
-        summary = run_tour(server, photos, notebooks, args.passes, args.stop_above_mb, args.notebook_timeout)
+        summary = run_tour(server, photos, notebooks, args.passes, args.stop_above_mb, args.notebook_timeout,
+                           args.idle_seconds)
     finally:
         server.stop()
         shutil.rmtree(scratch, ignore_errors=True)

@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var sessionGrace: Duration = .seconds(120)
     /// The memory the studio plans to use, shared out by `MemoryBudget`.
     public var memoryBudget = MemoryBudget()
+    /// Whether the heap's free pages go back to the system once renders stop (`ProcessMemory.releaseFreeMemory`).
+    public var releasesMemoryWhenIdle = true
     /// When exports and unused uploads are cleaned away.
     public var retention = DataJanitor.Policy()
 

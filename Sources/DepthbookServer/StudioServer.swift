@@ -25,6 +25,7 @@ public final class StudioServer: Sendable {
         try fm.createDirectory(atPath: data, withIntermediateDirectories: true)
         let exports = data + "/exports"
         try fm.createDirectory(atPath: exports, withIntermediateDirectories: true)
+        try UploadSpool.prepare(directory: WebSocketTransport.spoolDirectory(configuration))
         let location = configuration.store ?? .defaultLocation(dataDirectory: data)
         let store: any NotebookStore
         switch location {
@@ -99,7 +100,7 @@ public final class StudioServer: Sendable {
             studio.hub.sweep()
             if round % Self.janitorRounds == 0 { cleanData() }
             var trimmed = trimmedAt
-            if let finished = pool.finishedWhenIdle, finished != trimmedAt {
+            if configuration.releasesMemoryWhenIdle, let finished = pool.finishedWhenIdle, finished != trimmedAt {
                 ProcessMemory.releaseFreeMemory()
                 trimmed = finished
             }

@@ -19,10 +19,39 @@ import Glibc
 /// `mallopt` lives in `<malloc.h>`, which Swift's Glibc module does not export, so it is looked up by name; the
 /// parameter numbers are glibc's stable ABI values from that header. Without glibc this does nothing.
 enum AllocatorTuning {
+    /// How the process uses glibc's allocator, chosen with `DEPTHBOOK_ALLOCATOR` (read once at start, for every
+    /// command, so `bench` and `serve` can be compared under each).
+    enum Policy: String, CaseIterable {
+        /// Large blocks kept in one heap while renders run (the page-fault figures above), and the heap's free
+        /// pages given back by `serve` once renders stop (`malloc_trim` in the periodic sweep).
+        case tuned
+        /// As `tuned`, but never given back: what the server did before the idle trim, kept to measure it.
+        case keep
+        /// glibc's own defaults: `mmap` for blocks over 32 MB, an arena per thread, trimming by itself.
+        case system
+
+        /// Whether the server gives freed memory back when it falls idle.
+        var releasesWhenIdle: Bool { self != .keep }
+    }
+
+    static let environmentKey = "DEPTHBOOK_ALLOCATOR"
+
+    /// The policy named in the environment; `tuned` when unset. An unknown name stops the command with a clear
+    /// error rather than quietly measuring something else.
+    static func policy(from environment: [String: String]) throws -> Policy {
+        guard let name = environment[environmentKey], !name.isEmpty else { return .tuned }
+        guard let policy = Policy(rawValue: name) else {
+            let names = Policy.allCases.map(\.rawValue).joined(separator: ", ")
+            throw AllocatorPolicyError(message: "\(environmentKey)=\(name) is not one of \(names)")
+        }
+        return policy
+    }
+
     /// `M_TRIM_THRESHOLD`, `M_MMAP_MAX` and `M_ARENA_MAX` in glibc's `<malloc.h>`.
     static let trimThreshold: Int32 = -1, mmapMax: Int32 = -4, arenaMax: Int32 = -8
 
-    static func keepLargeBuffersInHeap() {
+    static func apply(_ policy: Policy) {
+        guard policy != .system else { return }
         #if canImport(Glibc)
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
@@ -32,4 +61,9 @@ enum AllocatorTuning {
         _ = mallopt(arenaMax, 1)
         #endif
     }
+}
+
+struct AllocatorPolicyError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }

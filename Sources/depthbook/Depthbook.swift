@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 
 /// The one executable: every way of using Depthbook is a subcommand.
@@ -20,7 +21,11 @@ struct Depthbook: AsyncParsableCommand {
 
     /// Tunes the allocator for large image buffers, then runs the command as ArgumentParser would.
     static func main() async {
-        AllocatorTuning.keepLargeBuffersInHeap()
+        do {
+            AllocatorTuning.apply(try AllocatorTuning.policy(from: ProcessInfo.processInfo.environment))
+        } catch {
+            exit(withError: ValidationError("\(error)"))
+        }
         await main(nil)
     }
 }

@@ -112,6 +112,7 @@ struct ServeCommand: ParsableCommand {
             guard budget >= 256 else { throw ValidationError("the memory budget must be at least 256 MiB, not \(budget)") }
             config.memoryBudget = MemoryBudget(megabytes: budget)
         }
+        config.releasesMemoryWhenIdle = try AllocatorTuning.policy(from: env).releasesWhenIdle
 
         if let hours = try exportMaxAgeHours ?? number("DEPTHBOOK_EXPORT_MAX_AGE_HOURS") { config.retention.exportMaxAge = .seconds(max(1, hours) * 3600) }
         if let mb = try exportMaxMb ?? number("DEPTHBOOK_EXPORT_MAX_MB") { config.retention.exportMaxBytes = max(1, mb) << 20 }

@@ -7,6 +7,8 @@ public final class Studio: Sendable {
     public let hub: SessionHub
     let backend: any StudioBackend
     let store: any NotebookStore
+    /// Saves run here, one at a time, off the connections' queues (see `save`).
+    let storeWrites = DispatchQueue(label: "depthbook.store-writes")
     let bundled: BundledNotebooks
     let exportsDirectory: String
     let serverName: String
@@ -107,7 +109,7 @@ public final class Studio: Sendable {
         case .histogram(let histogram):
             session.histogram(reference: histogram.cell, bins: histogram.bins) { result in reply(result.map { $0 }) }
         case .save:
-            reply(Result { try self.save(session) }.mapError(Self.protocolError))
+            save(session) { result in reply(result.map { $0 }) }
         case .export(let export):
             self.export(export, id: id, session, connection: connection, reply: reply)
         case .checkFormula(let check):

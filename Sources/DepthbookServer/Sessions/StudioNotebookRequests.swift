@@ -50,15 +50,23 @@ extension Studio {
         return NotebookResult(notebook: notebook)
     }
 
-    func save(_ session: Session) throws -> SaveResult {
+    /// Saves the notebook as it is now. The store is written off the connection's queue, so a request behind the
+    /// save (a list, a slider) is not held up by a slow or unreachable database; the reply comes when it is done.
+    func save(_ session: Session, reply: @escaping @Sendable (Result<SaveResult, ProtocolError>) -> Void) {
         guard let (notebook, parent, shared) = session.state.withLock({ s in s.notebook.map { ($0, s.parent, s.shared) } }) else {
-            throw ProtocolError.badRequest("open a notebook before saving")
+            reply(.failure(.badRequest("open a notebook before saving")))
+            return
         }
         // Unchanged since it was opened or saved: it is that version already.
-        if let shared { return SaveResult(shared: shared, url: "/n/\(shared)") }
-        let id = try store.save(notebook, parent: parent)
-        session.state.withLock { $0.saved(notebook, as: id) }
-        return SaveResult(shared: id, url: "/n/\(id)")
+        if let shared { return reply(.success(SaveResult(shared: shared, url: "/n/\(shared)"))) }
+        storeWrites.async { [store] in
+            reply(Result {
+                let id = try store.save(notebook, parent: parent)
+                // Marks the session saved only if it still shows what was saved (an edit may have come in meanwhile).
+                session.state.withLock { $0.saved(notebook, as: id) }
+                return SaveResult(shared: id, url: "/n/\(id)")
+            }.mapError(Self.protocolError))
+        }
     }
 
     func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto {

@@ -2,8 +2,8 @@ import CWebSockets
 import Dispatch
 import Synchronization
 
-/// The HTTP side of the transport: a request read (a POST's body within the upload limit), answered off
-/// the service thread, and the response written back in fragments.
+/// The HTTP side of the transport: a request read (a POST's body within the upload limit, spooled to disk as it
+/// arrives), answered off the service thread, and the response written back in fragments.
 ///
 /// Service thread only, except the answers handed back from the HTTP queue.
 final class HTTPTransactions: @unchecked Sendable {
@@ -12,6 +12,12 @@ final class HTTPTransactions: @unchecked Sendable {
         let wsi: OpaquePointer
         var request: HTTPRequest
         var bodyTooLarge = false
+        /// A POST without the studio's token: its body is read and dropped, and the router answers the refusal.
+        var unauthorized = false
+        /// Where an accepted body is written as it arrives; nil once dropped.
+        var spool: UploadSpool?
+        /// The disk refused the body: answered 503 once the body is in.
+        var spoolFailed = false
         /// Set when the request is refused before it is read (a host name the studio does not answer to):
         /// the body is read and dropped, then this is the answer.
         var refusal: HTTPResponse?
@@ -38,17 +44,21 @@ final class HTTPTransactions: @unchecked Sendable {
     private let ids: ConnectionIDs
     private let wake: @Sendable () -> Void
     private let queue = DispatchQueue(label: "depthbook.http", attributes: .concurrent)
-    /// Upload bodies held in memory at once, all connections together: twice the largest upload.
+    /// Upload bodies on their way in or being decoded, all connections together: twice the largest upload (each is
+    /// on disk until complete, then in memory while it is decoded).
     private let uploadBytes: ByteAllowance
+    private let spoolDirectory: String
 
     // Service thread only.
     private var transactions: [UInt64: Transaction] = [:]
     // Any thread: answers ready to be written.
     private let answered = Mutex<[UInt64: HTTPResponse]>([:])
 
-    init(access: AccessPolicy, uploadLimit: Int, ids: ConnectionIDs, wake: @escaping @Sendable () -> Void,
-         answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+    /// `spoolDirectory` must exist (`UploadSpool.prepare`).
+    init(access: AccessPolicy, uploadLimit: Int, spoolDirectory: String, ids: ConnectionIDs,
+         wake: @escaping @Sendable () -> Void, answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.access = access
+        self.spoolDirectory = spoolDirectory
         self.uploadLimit = uploadLimit
         self.uploadBytes = ByteAllowance(limit: 2 * uploadLimit)
         self.ids = ids
@@ -86,9 +96,18 @@ final class HTTPTransactions: @unchecked Sendable {
                                   linkTokenIsValid: query["token"].map { access.grants(authorization: nil, cookie: nil, queryToken: $0) } ?? true)
         let transaction = Transaction(wsi: wsi, request: request)
         transactions[id] = transaction
-        if !access.admits(host: host) {
+        let headerBytes = LWSHeaders.knownLength(wsi)
+        if headerBytes > LWSContext.maxHeaderBytes {
+            transaction.refusal = .text(431, "request headers are at most \(LWSContext.maxHeaderBytes) bytes, not \(headerBytes)")
+        } else if !access.admits(host: host) {
             transaction.refusal = .text(403, access.hostRefusal(host))
-            if method != "POST" {
+        }
+        if transaction.refusal != nil {
+            transaction.closeAfter = true
+            // A POST's body is read and dropped before the answer, when it has one length to be read by.
+            let bodyToDrain = method == "POST" && LWSHeaders.value(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) != nil
+                && LWSHeaders.value(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) == nil
+            if !bodyToDrain {
                 transaction.response = transaction.refusal
                 lws_callback_on_writable(wsi)
             }
@@ -107,12 +126,22 @@ final class HTTPTransactions: @unchecked Sendable {
                 transaction.response = .text(400, "a request has one Content-Length header, not two")
             }
             let announced = length.flatMap(Int.init) ?? 0
+            if transaction.response == nil, !authorized {
+                // Refused before any of the body is kept: it is read and dropped, and the router says why.
+                transaction.unauthorized = true
+                return
+            }
             if transaction.response == nil, announced <= uploadLimit {
                 // Bodies held at once are bounded (a dozen clients trickling 63 MB each held a gigabyte), and each
                 // must arrive at a least rate: lws closes a connection whose body is still coming after this long.
                 if let grant = uploadBytes.reserve(announced) {
                     transaction.reserved = grant
                     lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Int32(Self.uploadSeconds(announced)))
+                    do {
+                        transaction.spool = try UploadSpool(directory: spoolDirectory)
+                    } catch {
+                        transaction.response = .jsonError(503, "the studio cannot store uploads right now")
+                    }
                 } else {
                     transaction.response = .jsonError(503, "the studio is receiving too many uploads at once; try again shortly")
                 }
@@ -134,13 +163,20 @@ final class HTTPTransactions: @unchecked Sendable {
     /// Part of a POST's body.
     func body(_ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int) {
         guard let id = ConnectionIDs.stored(user), let transaction = transactions[id], let input else { return }
-        if transaction.refusal != nil || transaction.response != nil { return }
-        if transaction.bodyTooLarge || transaction.request.body.count + length > uploadLimit {
+        if transaction.refusal != nil || transaction.response != nil || transaction.unauthorized { return }
+        guard let spool = transaction.spool else { return }
+        if spool.count + length > uploadLimit {
             transaction.bodyTooLarge = true
-            transaction.request.body = []
         } else {
-            transaction.request.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            do {
+                try spool.append(input, length)
+                return
+            } catch {
+                transaction.spoolFailed = true
+            }
         }
+        spool.discard()
+        transaction.spool = nil
     }
 
     /// The whole body is in: refused, too large, or answered.
@@ -154,25 +190,42 @@ final class HTTPTransactions: @unchecked Sendable {
         } else if transaction.bodyTooLarge {
             transaction.response = .jsonError(413, "uploads are at most \(uploadLimit) bytes")
             lws_callback_on_writable(wsi)
+        } else if transaction.spoolFailed {
+            transaction.response = .jsonError(503, "the studio cannot store uploads right now")
+            lws_callback_on_writable(wsi)
         } else {
-            dispatch(id, transaction.request)
+            transaction.spool?.seal()
+            dispatch(id, transaction.request, bodyAt: transaction.spool?.path)
         }
     }
 
     func closed(_ user: UnsafeMutableRawPointer?) {
         if let id = ConnectionIDs.stored(user), let transaction = transactions.removeValue(forKey: id) {
             uploadBytes.release(transaction.reserved)
+            transaction.spool?.discard()
         }
     }
 
     /// Seconds a body of `bytes` may take to arrive: 30 s, plus the time at 256 KiB/s.
     static func uploadSeconds(_ bytes: Int) -> Int { 30 + bytes / (256 << 10) }
 
-    /// Answers off the service thread (file reads, decoding uploads), then hands the response back.
-    private func dispatch(_ id: UInt64, _ request: HTTPRequest) {
+    /// Answers off the service thread (file reads, reading a spooled body back, decoding uploads), then hands the
+    /// response back.
+    private func dispatch(_ id: UInt64, _ request: HTTPRequest, bodyAt spoolPath: String? = nil) {
         let answer = self.answer
         queue.async { [weak self] in
-            let response = answer(request)
+            var request = request
+            var response: HTTPResponse
+            if let spoolPath {
+                do {
+                    request.body = try UploadSpool.readAndRemove(spoolPath)
+                    response = answer(request)
+                } catch {
+                    response = .jsonError(503, "the studio cannot store uploads right now")
+                }
+            } else {
+                response = answer(request)
+            }
             guard let self else { return }
             answered.withLock { $0[id] = response }
             wake()
@@ -243,6 +296,7 @@ final class HTTPTransactions: @unchecked Sendable {
         transactions[id] = nil
         uploadBytes.release(transaction.reserved)
         transaction.reserved = 0
+        transaction.spool?.discard()
         if transaction.closeAfter { return -1 }
         return lws_http_transaction_completed(transaction.wsi) != 0 ? -1 : 0
     }

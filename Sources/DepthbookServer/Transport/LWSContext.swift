@@ -17,9 +17,12 @@ final class LWSContext: @unchecked Sendable {
     typealias Callback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?,
                                          UnsafeMutableRawPointer?, Int) -> Int32
 
-    /// Request headers up to 16 KiB in all (lws's default, 4 KiB, dropped a request with a large cookie
-    /// without any answer). Larger ones are refused by lws with 431.
+    /// Request headers a request may carry: 16 KiB in all (lws's default, 4 KiB, dropped a request with a large
+    /// cookie without any answer). Past this the request is answered 431 (`HTTPTransactions`).
     static let maxHeaderBytes = 16 * 1024
+    /// lws's own header buffer, larger than the limit so that a request over it is still read whole and answered
+    /// 431; a request past even this one is closed by lws without an answer.
+    static let headerBufferBytes = 48 * 1024
 
     private let context = Mutex<ContextHandle?>(nil)
     private let stopping = Atomic<Bool>(false)
@@ -54,7 +57,7 @@ final class LWSContext: @unchecked Sendable {
         info.gid = -1
         info.uid = -1
         info.user = user
-        info.max_http_header_data = UInt16(Self.maxHeaderBytes)
+        info.max_http_header_data = UInt16(Self.headerBufferBytes)
         // No permessage-deflate: JPEG does not compress and lws 4.1's deflate crashed on large frames.
         info.extensions = nil
         let iface: UnsafeMutablePointer<CChar>? = host == "0.0.0.0" ? nil : strdup(host)

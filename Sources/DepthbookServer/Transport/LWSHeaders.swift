@@ -12,6 +12,15 @@ enum LWSHeaders {
         return String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The bytes of every header lws recognises (the URI and its query, cookies, authorisation, referer, …), added
+    /// up. Headers lws does not know are kept in the same buffer but cannot be listed; that buffer's own size
+    /// (`LWSContext.headerBufferBytes`) bounds them.
+    static func knownLength(_ wsi: OpaquePointer) -> Int {
+        (0..<Int(WSI_TOKEN_COUNT.rawValue)).reduce(0) { sum, token in
+            sum + max(0, Int(lws_hdr_total_length(wsi, lws_token_indexes(rawValue: UInt32(token)))))
+        }
+    }
+
     /// The URL's query arguments (`a=1&b=2`), as lws splits them.
     static func query(_ wsi: OpaquePointer) -> [String: String] {
         var query: [String: String] = [:]

@@ -32,9 +32,12 @@ final class WebSocketTransport: @unchecked Sendable {
             access: configuration.accessPolicy,
             handlers: .init(text: handlers.text, binary: handlers.binary, oversized: handlers.oversized, closed: handlers.closed),
             maxMessageBytes: maxMessageBytes, outboxLimit: configuration.memoryBudget.outboxBytesPerConnection, ids: ids, wake: wake)
-        http = HTTPTransactions(access: configuration.accessPolicy, uploadLimit: configuration.uploadLimitBytes, ids: ids,
-                                wake: wake, answer: handlers.http)
+        http = HTTPTransactions(access: configuration.accessPolicy, uploadLimit: configuration.uploadLimitBytes,
+                                spoolDirectory: Self.spoolDirectory(configuration), ids: ids, wake: wake, answer: handlers.http)
     }
+
+    /// Where upload bodies are written as they arrive (made, and emptied of a previous run's, by `StudioServer`).
+    static func spoolDirectory(_ configuration: ServerConfiguration) -> String { configuration.dataDirectory + "/incoming" }
 
     /// Creates the context and starts listening; returns the port actually bound.
     func start() throws -> Int {
