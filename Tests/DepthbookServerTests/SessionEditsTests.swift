@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Testing
 @testable import DepthbookServer
 

@@ -1,5 +1,6 @@
 import DepthbookEffects
 import DepthbookFrames
+import DepthbookProtocol
 
 /// Which output of a cell a render feeds: its preview or its 1:1 crop. Each has its own sequence of frames.
 public struct RenderSlot: Sendable, Hashable, CustomStringConvertible {
@@ -43,11 +44,12 @@ public struct RenderJob: Sendable, Equatable {
     /// Whether its frame may still go out when newer requests came meanwhile (coarse passes and refreshes).
     public var deliveredWhenSuperseded: Bool { coarse || refresh }
 
-    /// The size actually rendered: a coarse pass renders a preview at half width (never under 64 px). Never
+    /// The size actually rendered: a coarse pass renders a preview at half width (never under the limits'
+    /// `coarseMinimumWidth`). Never
     /// smaller: a quarter-width frame on a large preview is a blur, not a picture that follows the slider.
     public var target: CellRenderRequest {
         guard coarse, request.target.isPreview else { return request.target }
-        return .preview(width: max(64, request.target.width / 2))
+        return .preview(width: max(Limits.studio.coarseMinimumWidth, request.target.width / 2))
     }
 }
 

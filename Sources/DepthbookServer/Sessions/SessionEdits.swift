@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 
 /// The changes a page makes to its session, as plain edits of `Session.State`: no locks, no sockets, no
 /// files. `Studio` loads what they need (a notebook, a photo) and applies them under the session's lock;
@@ -47,7 +48,7 @@ extension Session.State {
             // A step's parameters against its effect's table, a formula's against the sliders its line declares.
             try ParameterCheck.check(set.params, unset: unset, cell: notebook.cells[index])
         } catch {
-            throw ProtocolError.badRequest("cell \"\(set.cell)\": \(error)")
+            throw ProtocolError(.badRequest, "cell \"\(set.cell)\": \(error)", cell: set.cell, parameter: error.parameterName)
         }
         var params = notebook.cells[index].params ?? [:]
         params.merge(set.params) { _, new in new }
@@ -59,7 +60,7 @@ extension Session.State {
         self.notebook = notebook
         let interactive = set.interactive ?? false
         var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
-                                     target: .preview(width: previewWidths[set.cell] ?? 1024), interactive: interactive)]
+                                     target: .preview(width: previewWidths[set.cell] ?? Limits.studio.defaultPreviewWidth), interactive: interactive)]
         let waiting = interactive ? Set(set.offscreen ?? []) : []
         for cell in notebook.dependents(of: set.cell) where !waiting.contains(cell) {
             guard let width = previewWidths[cell] else { continue }

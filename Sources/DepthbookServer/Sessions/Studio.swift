@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Foundation
 
 /// The studio behind the socket: answers each request of a connection with exactly one reply, and drives
@@ -147,7 +148,7 @@ public final class Studio: Sendable {
         let snapshot = session.state.withLock { ($0.notebook, $0.photo?.facts, $0.shared) }
         session.attach(connection, role: role)
         return HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: 1, server: serverName, resumed: resumed, role: role,
-                           access: connection.access, limits: .studio, planes: Self.photoPlanes.sorted(), notebook: snapshot.0, photo: snapshot.1, shared: snapshot.2)
+                           access: connection.access, limits: .studio, planes: PhotoReferences.all, notebook: snapshot.0, photo: snapshot.1, shared: snapshot.2)
     }
 
     // MARK: Helpers

@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Foundation
 
 /// An export: one per session at a time, rendered as background work with progress events, written by

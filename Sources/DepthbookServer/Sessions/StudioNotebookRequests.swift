@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Foundation
 
 /// The requests that change which notebook and photo a session shows, and saving it: each loads what it

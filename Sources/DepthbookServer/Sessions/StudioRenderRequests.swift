@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Foundation
 
 /// The requests that ask for pictures: a parameter change (the cell and the previewed cells below it), a
