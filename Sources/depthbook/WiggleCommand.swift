@@ -54,11 +54,6 @@ struct WiggleCommand: ParsableCommand {
         if !limits.loopWidth.contains(width) { throw ValidationError("--width must be \(limits.loopWidth)") }
         if !(1...6000).contains(delay) { throw ValidationError("--delay must be 1...6000 hundredths of a second") }
         if focus != nil, focusPoint == nil { throw ValidationError("--focus must be two numbers in 0...1, like 0.5,0.4") }
-        do {
-            try ParameterCheck.check(parameters, effect: "wiggle")
-        } catch {
-            throw ValidationError("\(error)")
-        }
     }
 
     var focusPoint: (Double, Double)? {

@@ -13,7 +13,8 @@ public enum WiggleLoop {
         guard widths.contains(width) else { throw EffectError.badRequest("the frame width must be \(widths) pixels, not \(width)") }
         guard photo.depth != nil else { throw EffectError.missingPlane("photo.disparity") }
         if parameters["phase"] != nil { throw EffectError.badRequest("the loop sets \"phase\" itself") }
-        let p = try ResolvedParameters(parameters, for: WiggleEffect.description)
+        try ParameterCheck.check(parameters, effect: WiggleEffect.description.id)
+        let p = ResolvedParameters(parameters, for: WiggleEffect.description)
         let cache = RenderCache(byteLimit: 256 << 20)
         let evaluator = Evaluator(context: RenderContext(cache: cache))
         let context = EffectContext(photo: photo, photoID: photoID, evaluator: evaluator, statistics: StatisticsCache(store: cache), uploads: nil)

@@ -56,8 +56,10 @@ public struct Notebook: Sendable, Equatable, Codable {
 
     public static let limits = DepthbookProtocol.Limits.studio.notebook
 
-    /// Checks the notebook's size against `Notebook.limits`, ids are well formed and unique, and every
-    /// reference points at a photo plane or an earlier cell (so there are no cycles).
+    /// Checks the notebook's size against `Notebook.limits`, ids are well formed and unique, every
+    /// reference points at a photo plane or an earlier cell (so there are no cycles), and every parameter
+    /// against its effect's table or its formula's sliders. Run once, when a notebook arrives (decoding runs it):
+    /// a render trusts what it is given.
     public func validate() throws {
         let limits = Notebook.limits
         guard cells.count <= limits.maxCells else {
@@ -113,6 +115,7 @@ public struct Notebook: Sendable, Equatable, Codable {
             seen.insert(cell.id)
             scope.add(cell.id, scope.output(of: cell))
         }
+        try ParameterCheck.check(self)
     }
 }
 

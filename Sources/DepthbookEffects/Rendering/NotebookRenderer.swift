@@ -43,7 +43,7 @@ public final class NotebookRenderer: Sendable {
         let evaluator = Evaluator(context: RenderContext(cache: cache ?? self.cache, isCancelled: isCancelled),
                                   keepsResult: cache == nil)
         do {
-            var builder = try RecipeBuilder(notebook: notebook, context: context(evaluator))
+            var builder = RecipeBuilder(notebook: notebook, context: context(evaluator))
             let built = try builder.build(cell)
             let (display, kind) = try displayNode(built, evaluator)
             let pixels = try evaluator.renderBytes(display, target)
@@ -110,7 +110,7 @@ public final class NotebookRenderer: Sendable {
         let evaluator = Evaluator(context: RenderContext(cache: cache))
         do {
             let context = context(evaluator)
-            var builder = try RecipeBuilder(notebook: notebook, context: context)
+            var builder = RecipeBuilder(notebook: notebook, context: context)
             let built = try builder.build(reference)
             var source = built.node
             if built.marker != nil, let cell = notebook.cell(reference), cell.kind == .step {

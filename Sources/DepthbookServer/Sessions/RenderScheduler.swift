@@ -83,7 +83,15 @@ public struct RenderScheduler: Sendable {
 
     public enum RequestError: Error, Equatable {
         /// The request's sequence number is older than one already seen for the slot.
-        case stale(newest: Int)
+        case stale(seq: Int, newest: Int, cell: String)
+
+        /// How the page hears of it: the one place the refusal is worded.
+        var protocolError: ProtocolError {
+            switch self {
+            case .stale(let seq, let newest, let cell):
+                ProtocolError(.badRequest, "seq \(seq) is older than \(newest), already seen for cell \"\(cell)\"", cell: cell)
+            }
+        }
     }
 
     private struct SlotState: Sendable {
@@ -108,8 +116,8 @@ public struct RenderScheduler: Sendable {
     /// A new request from the page. Sequence numbers may repeat for a slot (a change re-renders the cells
     /// below it with the same number) but never go back.
     public mutating func request(_ request: FrameRequest) throws(RequestError) -> [Action] {
+        try checkFresh(request.seq, for: request.slot)
         var state = slots[request.slot] ?? SlotState(newestSeq: request.seq)
-        guard request.seq >= state.newestSeq else { throw .stale(newest: state.newestSeq) }
         state.newestSeq = request.seq
         let job = makeJob(request, coarse: request.interactive && isPreview(request))
         var actions: [Action] = []
@@ -174,6 +182,12 @@ public struct RenderScheduler: Sendable {
     public func isCurrent(slot: RenderSlot, seq: Int, coarse: Bool) -> Bool {
         guard let state = slots[slot], seq >= state.floor else { return false }
         return coarse || (state.newestSeq == seq && state.pending == nil)
+    }
+
+    /// Throws when `seq` is older than one already seen for `slot`: the one check of sequence numbers, made
+    /// by a change before it touches the notebook and by every request for a render.
+    public func checkFresh(_ seq: Int, for slot: RenderSlot) throws(RequestError) {
+        if let newest = slots[slot]?.newestSeq, seq < newest { throw .stale(seq: seq, newest: newest, cell: slot.cell) }
     }
 
     /// The newest sequence number seen for a slot.

@@ -164,9 +164,7 @@ public final class Session: Sendable {
                 do {
                     actions += try s.scheduler.request(request)
                 } catch {
-                    if index == 0, case RenderScheduler.RequestError.stale(let newest) = error {
-                        return .failure(.badRequest("seq \(request.seq) is older than \(newest), already seen for cell \"\(request.slot.cell)\""))
-                    }
+                    if index == 0 { return .failure(error.protocolError) }
                 }
             }
             return .success(actions)

@@ -43,7 +43,6 @@ extension Studio {
     func setNotebook(_ notebook: Notebook, _ session: Session, from connection: ClientConnection) throws -> NotebookResult {
         let current = session.state.withLock { $0.notebook }
         guard let current else { throw ProtocolError.badRequest("open a notebook before replacing it") }
-        do { try ParameterCheck.check(notebook) } catch { throw ProtocolError.badRequest("\(error)") }
         let photo = current.photo != notebook.photo ? try loadPhoto(notebook.photo) : nil
         session.state.withLock { $0.replace(with: notebook, photo: photo.map(OpenPhoto.init)) }
         session.invalidateRenders()
