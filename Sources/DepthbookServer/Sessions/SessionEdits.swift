@@ -68,6 +68,31 @@ extension Session.State {
         return requests
     }
 
+    /// A preview of `cell` (a cell with an image, or a photo plane) at `width`: remembered, so a change renders
+    /// the cells below it at the width the page shows them.
+    mutating func willPreview(_ cell: String, width: Int) throws {
+        try checkRenderable(cell)
+        previewWidths[cell] = width
+    }
+
+    /// A crop of `cell`, which must lie inside the photo.
+    func willCrop(_ cell: String, x: Int, y: Int, width: Int, height: Int) throws {
+        try checkRenderable(cell)
+        // Compared as `x > photo width − width`, which cannot overflow for any x the decoder lets through.
+        if let photo, x > photo.width - width || y > photo.height - height {
+            throw ProtocolError.badRequest("the crop must lie inside the \(photo.width)×\(photo.height) image")
+        }
+    }
+
+    private func checkRenderable(_ cell: String) throws {
+        guard let notebook else { throw ProtocolError.badRequest("open a notebook first") }
+        if PhotoReferences.all.contains(cell) { return }
+        guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell or photo plane \"\(cell)\" in the notebook") }
+        guard found.kind.rendersImage else {
+            throw ProtocolError.badRequest("cell \"\(cell)\" is a \(found.kindName) cell and has no image")
+        }
+    }
+
     /// `notebook` was saved as `id`: the session is that version unless it changed while saving.
     mutating func saved(_ notebook: Notebook, as id: String) {
         guard self.notebook == notebook else { return }
@@ -79,5 +104,20 @@ extension Session.State {
     mutating func beginExport() -> Bool {
         defer { exporting = true }
         return !exporting
+    }
+}
+
+/// What a session remembers of its photo: enough to answer and check requests without the decoded planes.
+struct OpenPhoto: Sendable {
+    var reference: PhotoReference
+    var facts: JSONValue
+    var width: Int
+    var height: Int
+
+    init(_ loaded: LoadedPhoto) {
+        reference = loaded.reference
+        facts = loaded.facts
+        width = loaded.photo.width
+        height = loaded.photo.height
     }
 }
