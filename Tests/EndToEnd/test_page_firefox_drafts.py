@@ -29,10 +29,11 @@ def test_a_draft_outlasts_firefox(depthbook_server, firefox_factory, tmp_path, a
     click(first, "db-cell[data-cell='about-apply'] .cell-menu summary")
     click(first, "db-cell[data-cell='about-apply'] button.cell-remove")
     wait_for("the note to go", lambda: "about-apply" not in cell_ids(first))
-    # A value typed over the number field's text, then Tab to leave it, as a person would.
+    # A value typed over the number field's text and entered. (Enter, not Tab: headless Firefox's window never
+    # has the system's focus, so leaving a field fires no blur and no change; Enter commits it all the same.)
     first.execute_script("""const f = document.querySelector(`db-cell[data-cell='${arguments[0]}'] db-param[data-param=percentile] input[type=number]`);
         f.scrollIntoView({block: 'center'}); f.focus(); f.select();""", mask)
-    first.press("3", "3", "Tab")
+    first.press("3", "3", "Enter")
     wait_for("the draft in localStorage", lambda: (d := stored_draft(first)) and any(
         c.get("params", {}).get("percentile") == 33 for c in d["notebook"]["cells"]))
     edited_ids = cell_ids(first)

@@ -75,7 +75,13 @@ export class ParamControl extends HTMLElement {
     showChosen(value) {
         this.lastChosen = value;
         if (!this.fromPhoto) return;
-        this.setValue(value);
+        // Someone typing over the photo's value keeps their text (a render arriving meanwhile would wipe it).
+        if (this.typing) {
+            this.value = value;
+            this.range.value = String(value);
+        } else {
+            this.setValue(value);
+        }
         this.chosenTag.hidden = false;
         this.dataset.chosen = String(value);
     }
@@ -102,7 +108,10 @@ export class ParamControl extends HTMLElement {
             this.commit(Number(this.range.value), true);
         });
         this.range.addEventListener('change', () => this.commit(Number(this.range.value), false));
+        this.number.addEventListener('input', () => { this.typing = true; });
+        this.number.addEventListener('blur', () => { this.typing = false; });
         this.number.addEventListener('change', () => {
+            this.typing = false;
             const value = Number(this.number.value);
             if (this.number.value === '' || !Number.isFinite(value)) {
                 this.number.value = this.range.value;
