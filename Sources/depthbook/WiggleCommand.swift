@@ -102,7 +102,7 @@ struct WiggleCommand: ParsableCommand {
 
 /// A wiggle option's help from the effect's own row: its doc, range and default, declared once in the effect.
 private func wiggleHelp(_ name: String, as format: String? = nil) -> ArgumentHelp {
-    guard let row = EffectCatalog.effect("wiggle")?.description.parameter(name) else { return ArgumentHelp() }
+    guard let row = NotebookRenderer.catalog.first(where: { $0.id == "wiggle" })?.parameter(name) else { return ArgumentHelp() }
     var text = row.doc
     if let min = row.min, let max = row.max { text += " \(min.formatted())...\(max.formatted())\(row.unit.isEmpty ? "" : " " + row.unit)." }
     switch row.defaultValue {

@@ -116,7 +116,7 @@ public struct RenderScheduler: Sendable {
     /// A new request from the page. Sequence numbers may repeat for a slot (a change re-renders the cells
     /// below it with the same number) but never go back.
     public mutating func request(_ request: FrameRequest) throws(RequestError) -> [Action] {
-        try checkFresh(request.seq, for: request.slot)
+        if let stale = staleness(request.seq, for: request.slot) { throw stale }
         var state = slots[request.slot] ?? SlotState(newestSeq: request.seq)
         state.newestSeq = request.seq
         let job = makeJob(request, coarse: request.interactive && isPreview(request))
@@ -184,10 +184,11 @@ public struct RenderScheduler: Sendable {
         return coarse || (state.newestSeq == seq && state.pending == nil)
     }
 
-    /// Throws when `seq` is older than one already seen for `slot`: the one check of sequence numbers, made
-    /// by a change before it touches the notebook and by every request for a render.
-    public func checkFresh(_ seq: Int, for slot: RenderSlot) throws(RequestError) {
-        if let newest = slots[slot]?.newestSeq, seq < newest { throw .stale(seq: seq, newest: newest, cell: slot.cell) }
+    /// Why `seq` may not be asked for `slot`: older than one already seen for it. The one check of sequence
+    /// numbers, made by a change before it touches the notebook and by every request for a render.
+    public func staleness(_ seq: Int, for slot: RenderSlot) -> RequestError? {
+        guard let newest = slots[slot]?.newestSeq, seq < newest else { return nil }
+        return .stale(seq: seq, newest: newest, cell: slot.cell)
     }
 
     /// The newest sequence number seen for a slot.

@@ -13,8 +13,8 @@ public final class Session: Sendable {
     let resumeKey: String
     /// The render pool's name for this session (its fair share is per session).
     let owner: RenderPool.Owner
-    private let pool: RenderPool
-    private let photos: PhotoCache
+    let pool: RenderPool
+    let photos: PhotoCache
     /// The state machine's data. Only `Session`'s own files lock it (this one, `SessionConnections.swift`,
     /// `SessionRenders.swift`); everyone else goes through the named operations below.
     let state: Mutex<State>

@@ -37,7 +37,7 @@ extension Session.State {
     /// While a slider moves, cells the page has scrolled away (`offscreen`) wait for the drag's last change.
     mutating func apply(_ set: StudioRequest.SetParams) throws -> [FrameRequest] {
         guard var notebook else { throw ProtocolError.badRequest("open a notebook first") }
-        do { try scheduler.checkFresh(set.seq, for: RenderSlot(cell: set.cell, kind: .preview)) } catch { throw error.protocolError }
+        if let stale = scheduler.staleness(set.seq, for: RenderSlot(cell: set.cell, kind: .preview)) { throw stale.protocolError }
         guard let index = notebook.cells.firstIndex(where: { $0.id == set.cell }) else {
             throw ProtocolError.notFound("no cell \"\(set.cell)\" in the notebook")
         }

@@ -35,8 +35,9 @@ public final class SessionHub: Sendable {
         let all = sessions.withLock { Array($0.values) }
         var found = Set<String>()
         for session in all {
-            let (notebook, photo) = session.shown
-            if case .upload(let id) = photo?.reference { found.insert(id) }
+            let shown = session.shown
+            let notebook = shown.notebook
+            if case .upload(let id) = shown.photo?.reference { found.insert(id) }
             if let notebook, let json = try? JSONEncoder().encode(notebook) { found.formUnion(UploadReferences.scan(json)) }
         }
         return found

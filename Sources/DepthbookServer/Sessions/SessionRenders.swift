@@ -23,9 +23,9 @@ extension Session {
             for (index, request) in requests.enumerated() {
                 do {
                     actions += try s.scheduler.request(request)
-                } catch {
+                } catch let error as RenderScheduler.RequestError {
                     if index == 0 { return .failure(error.protocolError) }
-                }
+                } catch {}
             }
             return .success(actions)
         }
