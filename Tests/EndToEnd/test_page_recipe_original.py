@@ -24,7 +24,12 @@ RESTORED_SLACK = 2
 
 def pug_export(server: Server, percentile: float) -> bytes:
     """The depth-threshold result on an uploaded pug, its cut at `percentile`, exported as another page would."""
-    status, uploaded = post(server, "/api/upload", PUG.read_bytes())
+    return export_on(server, PUG.read_bytes(), percentile)
+
+
+def export_on(server: Server, photo: bytes, percentile: float) -> bytes:
+    """The depth-threshold result on `photo` (uploaded), its cut at `percentile`, exported through the protocol."""
+    status, uploaded = post(server, "/api/upload", photo)
     assert status == 200, uploaded
     client = Client(server)
     try:
@@ -63,7 +68,7 @@ def test_an_export_from_elsewhere_asks_for_its_original(depthbook_server, depthb
 @pytest.mark.timeout(900)
 def test_a_restored_export_gives_the_original_exports_pixels(depthbook_server, browser_factory, artifacts_dir):
     """Both exports are full-resolution JPEGs compared as decoded: each encodes the frame its recipe renders,
-    so the difference measures the restore (run twice, the darkening alone moves the background by tens)."""
+    so the difference measures the restore; the recipe run a second time, on the export, is measured too."""
     author = browser_factory()
     open_notebook(author, depthbook_server.base_url, "depth-threshold")
     drop_files(author, [(PUG.name, PUG.read_bytes(), "image/heic")])
@@ -93,3 +98,8 @@ def test_a_restored_export_gives_the_original_exports_pixels(depthbook_server, b
     print(f"restored export vs original export ({size[0]}x{size[1]}, cut {cut}): mean |diff| {mean:.4f}, max |diff| {largest} of 255")
     assert largest <= RESTORED_SLACK, f"the restored export differs by up to {largest}/255 (mean {mean:.3f})"
     screenshot(reader, artifacts_dir, "recipe-restored-on-original")
+    # The mistake this guards against, measured: the recipe run again on the export itself is far off.
+    twice = export_on(Server(depthbook_server.process, depthbook_server.port, depthbook_server.data_dir), first, cut)
+    twice_mean, twice_largest, _ = pixel_difference(first, twice)
+    print(f"the recipe run again on the export vs the original export: mean |diff| {twice_mean:.2f}, max |diff| {twice_largest} of 255")
+    assert twice_largest > RESTORED_SLACK

@@ -75,8 +75,9 @@ export class ParamControl extends HTMLElement {
     showChosen(value) {
         this.lastChosen = value;
         if (!this.fromPhoto) return;
-        // Someone typing over the photo's value keeps their text (a render arriving meanwhile would wipe it).
-        if (this.typing) {
+        // A number field someone is in keeps its text and selection (a render arriving meanwhile would wipe
+        // what they select or type); it shows the photo's value when they leave it.
+        if (this.number && document.activeElement === this.number) {
             this.value = value;
             this.range.value = String(value);
         } else {
@@ -108,10 +109,8 @@ export class ParamControl extends HTMLElement {
             this.commit(Number(this.range.value), true);
         });
         this.range.addEventListener('change', () => this.commit(Number(this.range.value), false));
-        this.number.addEventListener('input', () => { this.typing = true; });
-        this.number.addEventListener('blur', () => { this.typing = false; });
+        this.number.addEventListener('blur', () => { if (this.fromPhoto && this.value !== undefined) this.number.value = String(this.value); });
         this.number.addEventListener('change', () => {
-            this.typing = false;
             const value = Number(this.number.value);
             if (this.number.value === '' || !Number.isFinite(value)) {
                 this.number.value = this.range.value;
