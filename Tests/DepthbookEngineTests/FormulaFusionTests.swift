@@ -98,6 +98,41 @@ struct FormulaFusionTests {
         #expect(out.samples.map(\.bitPattern) == reduced.samples.map { decodeReference($0).bitPattern })
     }
 
+    /// pow(max(r, g, b), 0.5), then exp and log: on the photo's bytes (looked up) and on rows where only some
+    /// samples are bytes' values (computed), each sample is what powf, expf and logf give.
+    @Test func costlyFunctionsOfBytesGiveTheSameBits() throws {
+        let (source, image) = try photo()
+        let frame = PixelSize(width: image.width, height: image.height)
+        func program(_ input: PixelKind) throws -> P {
+            let channels: [P.Instruction] = input == .image ? [
+                P.Instruction(.channel(0), [.input(0)], result: 0), P.Instruction(.channel(1), [.input(0)], result: 1),
+                P.Instruction(.maximum, [.register(0), .register(1)], result: 0), P.Instruction(.channel(2), [.input(0)], result: 1),
+                P.Instruction(.maximum, [.register(0), .register(1)], result: 0),
+            ] : [P.Instruction(.abs, [.input(0)], result: 0)]
+            return try P(inputs: [input], instructions: channels + [
+                P.Instruction(.power, [.register(0), .constant(0.5)], result: 1),
+                P.Instruction(.exp, [.register(0)], result: 2),
+                P.Instruction(.log, [.register(0)], result: 3),
+                P.Instruction(.add, [.register(1), .register(2)], result: 1),
+                P.Instruction(.add, [.register(1), .register(3)], result: 1),
+            ], output: .register(1))
+        }
+        func reference(_ m: Float) -> Float { powf(m, 0.5) + expf(m) + logf(m) }
+        let out = try Evaluator().render(try Node(FormulaFilter(try program(.image), frame: frame), [source]), RenderTarget(size: frame))
+        for i in 0..<(image.width * image.height) {
+            let m = (0..<3).map { Float(image.samples[i * 3 + $0]) * (1.0 / 255.0) }.max()!
+            #expect(out.samples[i].bitPattern == reference(m).bitPattern)
+        }
+        // A plane of byte values with a few others at the start of one 256-sample chunk and inside the next;
+        // the last chunk holds only byte values.
+        var values = (0..<600).map { Float($0 % 256) * (1.0 / 255.0) }
+        for i in [0, 300, 301] { values[i] += 1e-3 }
+        let plane = try EngineFixtures.source(Raster(width: 600, height: 1, channels: 1, samples: values), id: "bytes and others")
+        let mixed = try Evaluator().render(try Node(FormulaFilter(try program(.plane), frame: frame), [plane]),
+                                           RenderTarget(size: PixelSize(width: 600, height: 1)))
+        #expect(mixed.samples.map(\.bitPattern) == values.map { reference(abs($0)).bitPattern })
+    }
+
     /// pow(x, 1) (a copy) and pow(x, 2.4) on rows are powf's values (NaN where powf gives NaN), including −0,
     /// infinities, subnormals and negatives.
     @Test func powersAreWhatPowfGives() throws {

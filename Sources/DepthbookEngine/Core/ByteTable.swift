@@ -1,7 +1,7 @@
-/// Channelwise pointwise stages over the photo's bytes, run on the 256 values a byte can have: a fused chain
-/// looks each sample's result up instead of computing it per pixel (`FusedPointwise`). The stage sees exactly
-/// the values the chain would give it (a byte times `scale`, as byte rows are expanded), so the table holds
-/// the same bits the per-pixel run would.
+/// Work on the photo's bytes done once for the 256 values a byte can have, then looked up per sample: channelwise
+/// pointwise stages over the bytes (`FusedPointwise`), and a formula's costly functions of a row that holds only
+/// byte values (`FormulaKernels`). The function sees exactly the values the per-pixel run would (a byte times
+/// `scale`, as byte rows are expanded), so the table holds the same bits.
 enum ByteTable {
     /// A byte read as a float: byte · (1/255).
     static let scale: Float = 1.0 / 255.0
@@ -19,6 +19,29 @@ enum ByteTable {
                              outputChannels: channels, count: 256)
             }
             initialized = 256 * channels
+        }
+    }
+
+    /// The byte whose value `v` would be (`v` clamped to 0…1 and rounded to a 255th).
+    @inline(__always)
+    static func byte(_ v: Float) -> Int {
+        let c: Float = v > 0 ? (v < 1 ? v : 1) : 0
+        return Int(c * 255 + 0.5)
+    }
+
+    /// Whether every sample is exactly a byte's value (byte · scale).
+    static func allBytes(_ x: UnsafePointer<Float>, count: Int) -> Bool {
+        // Rows that are not bytes (a reduced preview, a depth plane) nearly always show it at once.
+        guard count > 0, Float(byte(x[0])) * scale == x[0] else { return false }
+        var misses = 0
+        for i in 0..<count { misses &+= Float(byte(x[i])) * scale == x[i] ? 0 : 1 }
+        return misses == 0
+    }
+
+    /// Each of `count` samples, all byte values, replaced by its byte's entry of `table` (256 values).
+    static func lookUp(_ x: UnsafePointer<Float>, count: Int, table: [Float], into out: UnsafeMutablePointer<Float>) {
+        table.withUnsafeBufferPointer { t in
+            for i in 0..<count { out[i] = t[byte(x[i])] }
         }
     }
 

@@ -22,6 +22,10 @@ struct FormulaKernels: Sendable {
     private let valueRows: Int
     /// What each constant row repeats: one number, or a colour's three.
     private let patterns: [[Float]]
+    /// Per instruction: for a costly function of one row (a power by a number, exp, log), its values at the 256
+    /// bytes' values, used for a chunk whose operand holds only such values (the channels of the photo's bytes
+    /// and their minima and maxima do).
+    private let byteTables: [[Float]?]
 
     init(_ program: FormulaProgram) {
         self.program = program
@@ -94,6 +98,18 @@ struct FormulaKernels: Sendable {
         self.outputRow = outputProducer.map { rowOf[$0] }
         self.valueRows = rowCount
         self.patterns = patterns
+        self.byteTables = instructions.map { instruction in
+            let operands = instruction.operands
+            let value: ((Float) -> Float)?
+            switch (instruction.operation, operands.first, operands.last) {
+            case (.power, .input?, .constant(let y)?), (.power, .register?, .constant(let y)?):
+                value = y == 1 ? nil : { FormulaMath.power($0, y) }
+            case (.exp, .input?, _), (.exp, .register?, _): value = FormulaMath.exponential
+            case (.log, .input?, _), (.log, .register?, _): value = FormulaMath.logarithm
+            default: value = nil
+            }
+            return value.map { f in (0..<256).map { f(Float($0) * ByteTable.scale) } }
+        }
     }
 
     /// A value as a loop reads it: a row of samples, or one number for all of them.
@@ -145,8 +161,12 @@ struct FormulaKernels: Sendable {
                 let direct = k == last && outputRow == resultRows[k] && width == outputChannels
                 let destination = direct ? output + start * outputChannels : scratch + resultRows[k] * stride
                 let arity = instruction.operation.arity
-                Self.execute(instruction.operation, n, width, destination, arg(0), arity > 1 ? arg(1) : .number(0),
-                             arity > 2 ? arg(2) : .number(0))
+                if let table = byteTables[k], case .row(let x) = arg(0), ByteTable.allBytes(x, count: n * width) {
+                    ByteTable.lookUp(x, count: n * width, table: table, into: destination)
+                } else {
+                    Self.execute(instruction.operation, n, width, destination, arg(0), arity > 1 ? arg(1) : .number(0),
+                                 arity > 2 ? arg(2) : .number(0))
+                }
                 wroteOutput = direct
             }
             if !wroteOutput {
@@ -183,7 +203,7 @@ struct FormulaKernels: Sendable {
         case .multiply: map2(e, d, a, b, M.multiply)
         case .divide: map2(e, d, a, b, M.divide)
         case .power:
-            // powf(x, 1) is x for every Float (checked against glibc's powf over 139 million of them; pow(x, 2)
+            // powf(x, 1) is x for every Float (checked against glibc 2.36's powf on all 2^32 of them; pow(x, 2)
             // and pow(x, 0.5) are not x·x and sqrt(x): powf rounds some of them the other way).
             if case .number(1) = b {
                 map1(e, d, a) { $0 }
