@@ -22,27 +22,34 @@ enum ByteTable {
         }
     }
 
-    /// The byte whose value `v` would be (`v` clamped to 0…1 and rounded to a 255th).
+    /// The byte `v` is nearest to, as a float (`v` clamped to 0…1, times 255, rounded half up). Written without a
+    /// checked float-to-integer conversion, as `quantize` is, so the loops over it vectorise.
     @inline(__always)
-    static func byte(_ v: Float) -> Int {
+    static func nearestByte(_ v: Float) -> Float {
+        let magic: Float = 8_388_608
         let c: Float = v > 0 ? (v < 1 ? v : 1) : 0
-        return Int(c * 255 + 0.5)
+        let s = c * 255 + 0.5
+        let r = (s + magic) - magic
+        return r > s ? r - 1 : r
     }
 
-    /// Whether every sample is exactly a byte's value (byte · scale).
-    static func allBytes(_ x: UnsafePointer<Float>, count: Int) -> Bool {
+    /// Each of `count` samples replaced by its byte's entry of `table` (256 values), when every sample is exactly
+    /// a byte's value (byte · scale; compared bit for bit, so −0 and NaN are not); false otherwise, `out` then
+    /// holding nothing of use.
+    static func lookUp(_ x: UnsafePointer<Float>, count: Int, table: [Float], into out: UnsafeMutablePointer<Float>) -> Bool {
         // Rows that are not bytes (a reduced preview, a depth plane) nearly always show it at once.
-        guard count > 0, Float(byte(x[0])) * scale == x[0] else { return false }
-        var misses = 0
-        for i in 0..<count { misses &+= Float(byte(x[i])) * scale == x[i] ? 0 : 1 }
-        return misses == 0
-    }
-
-    /// Each of `count` samples, all byte values, replaced by its byte's entry of `table` (256 values).
-    static func lookUp(_ x: UnsafePointer<Float>, count: Int, table: [Float], into out: UnsafeMutablePointer<Float>) {
+        guard count > 0, (nearestByte(x[0]) * scale).bitPattern == x[0].bitPattern else { return false }
+        let magic: Float = 8_388_608
+        var misses: UInt32 = 0
         table.withUnsafeBufferPointer { t in
-            for i in 0..<count { out[i] = t[byte(x[i])] }
+            let base = t.baseAddress!
+            for i in 0..<count {
+                let b = nearestByte(x[i])
+                misses |= (b * scale).bitPattern ^ x[i].bitPattern
+                out[i] = base[Int((b + magic).bitPattern & 0xff)]
+            }
         }
+        return misses == 0
     }
 
     /// `count` pixels of `raster` from sample `start`, each sample replaced by its byte's entry for its channel.

@@ -161,8 +161,9 @@ struct FormulaKernels: Sendable {
                 let direct = k == last && outputRow == resultRows[k] && width == outputChannels
                 let destination = direct ? output + start * outputChannels : scratch + resultRows[k] * stride
                 let arity = instruction.operation.arity
-                if let table = byteTables[k], case .row(let x) = arg(0), ByteTable.allBytes(x, count: n * width) {
-                    ByteTable.lookUp(x, count: n * width, table: table, into: destination)
+                if let table = byteTables[k], case .row(let x) = arg(0),
+                   ByteTable.lookUp(x, count: n * width, table: table, into: destination) {
+                    // Every sample was a byte's value: looked up.
                 } else {
                     Self.execute(instruction.operation, n, width, destination, arg(0), arity > 1 ? arg(1) : .number(0),
                                  arity > 2 ? arg(2) : .number(0))
