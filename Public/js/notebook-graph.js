@@ -5,7 +5,7 @@
  */
 
 /** Photo planes a reference may name (`photo` alone means `photo.image`). */
-export const PHOTO_PLANES = ['image', 'depth', 'disparity', 'portraitEffectsMatte', 'skin', 'hair', 'teeth', 'glasses', 'sky'];
+export const PHOTO_PLANES = ['image', 'depth', 'disparity', 'subject', 'portraitEffectsMatte', 'skin', 'hair', 'teeth', 'glasses', 'sky'];
 
 /** `photo` and `photo.image` are the same thing; everything else is kept as written. */
 export function canonicalReference(reference) {
@@ -40,6 +40,8 @@ export function photoPlanes(facts) {
     if (facts.depth && typeof facts.depth === 'object') {
         add('disparity', facts.depth);
         add('depth', facts.depth);
+        // The subject mask the server makes from depth: there whenever depth is, at the image's size.
+        add('subject', { width: facts.width, height: facts.height });
     }
     if (Array.isArray(facts.mattes)) {
         for (const matte of facts.mattes) {
