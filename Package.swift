@@ -62,13 +62,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The studio's protocol facts, declared once: every bound (`Limits`, sent in `hello`) and the error codes.
+        // No dependencies, so the effects, the server, the load test and the command all read the same values.
+        .target(name: "DepthbookProtocol", swiftSettings: swiftSettings),
         // Named effects of the talks and the notebook document that strings them together.
-        .target(name: "DepthbookEffects", dependencies: ["DepthbookEngine"], swiftSettings: swiftSettings),
+        .target(name: "DepthbookEffects", dependencies: ["DepthbookEngine", "DepthbookProtocol"], swiftSettings: swiftSettings),
         // The studio: libwebsockets service thread, sessions, render pool, store.
         .target(
             name: "DepthbookServer",
             dependencies: [
-                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookFrames", "CWebSockets",
+                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "CWebSockets",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -83,13 +86,13 @@ let package = Package(
         // Apart from the server: it speaks the protocol from outside, as a browser does.
         .target(
             name: "DepthbookLoadtest",
-            dependencies: ["DepthbookEffects", "DepthbookFrames", "CWebSockets"],
+            dependencies: ["DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "CWebSockets"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "depthbook",
             dependencies: [
-                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookServer", "DepthbookLoadtest",
+                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookProtocol", "DepthbookServer", "DepthbookLoadtest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -116,12 +119,13 @@ let package = Package(
         ),
         .testTarget(
             name: "DepthbookEffectsTests",
-            dependencies: ["DepthbookEffects", "DepthbookCodecs", "DepthbookEngine", "DepthbookTestSupport"],
+            dependencies: ["DepthbookEffects", "DepthbookCodecs", "DepthbookEngine", "DepthbookProtocol", "DepthbookTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DepthbookServerTests",
-            dependencies: ["DepthbookServer", "DepthbookLoadtest", "DepthbookFrames", "DepthbookCodecs", "DepthbookEffects", "DepthbookTestSupport",
+            dependencies: ["DepthbookServer", "DepthbookLoadtest", "DepthbookFrames", "DepthbookCodecs", "DepthbookEffects", "DepthbookProtocol",
+                           "DepthbookTestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),

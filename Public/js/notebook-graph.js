@@ -4,9 +4,6 @@
  * the notebook JSON; no DOM, no pixels.
  */
 
-/** Photo planes a reference may name (`photo` alone means `photo.image`). */
-export const PHOTO_PLANES = ['image', 'depth', 'disparity', 'subject', 'portraitEffectsMatte', 'skin', 'hair', 'teeth', 'glasses', 'sky'];
-
 /** `photo` and `photo.image` are the same thing; everything else is kept as written. */
 export function canonicalReference(reference) {
     return reference === 'photo' ? 'photo.image' : reference;
@@ -19,15 +16,24 @@ export function referenceHead(reference) {
 }
 
 /**
- * Planes the open photo carries, as `photo.<plane>` references, read from the photo facts. The facts are
- * what `depthbook inspect --json` prints; the page accepts either a `planes` list or `depth`/`mattes`.
+ * Names of the photo planes a reference may name, from the server's `hello` (`planes`: `photo.<name>`
+ * references, in the server's order); the page keeps no list of its own.
+ */
+export function planeNames(helloPlanes) {
+    return (helloPlanes ?? []).filter((reference) => reference.startsWith('photo.')).map((reference) => reference.slice('photo.'.length));
+}
+
+/**
+ * Planes the open photo carries, as `photo.<plane>` references, read from the photo facts and kept to `known`
+ * (the server's plane names, `planeNames`). The facts are what `depthbook inspect --json` prints; the page
+ * accepts either a `planes` list or `depth`/`mattes`.
  * @returns {{reference: string, name: string, width?: number, height?: number, facts?: object}[]}
  */
-export function photoPlanes(facts) {
+export function photoPlanes(facts, known) {
     if (!facts || typeof facts !== 'object') return [];
     const planes = [];
     const add = (name, details = {}) => {
-        if (!PHOTO_PLANES.includes(name) || planes.some((plane) => plane.name === name)) return;
+        if (!known.includes(name) || planes.some((plane) => plane.name === name)) return;
         planes.push({ reference: `photo.${name}`, name, width: details.width, height: details.height, facts: details });
     };
     add('image', { width: facts.width, height: facts.height });
@@ -49,7 +55,7 @@ export function photoPlanes(facts) {
             else if (matte && typeof matte === 'object') add(matte.kind ?? matte.name, matte);
         }
     }
-    return planes;
+    return planes.sort((a, b) => known.indexOf(a.name) - known.indexOf(b.name));
 }
 
 /**
@@ -89,11 +95,11 @@ export function outputKindOf(notebook, catalog, reference) {
 
 /**
  * References a step cell at `index` may read for an input slot of `kind` ('image' or 'plane'): photo planes
- * the photo has, then every earlier view or step cell whose output is of that kind.
+ * the photo has among `known` (`planeNames`), then every earlier view or step cell whose output is of that kind.
  */
-export function choicesFor(notebook, catalog, facts, index, kind) {
+export function choicesFor(notebook, catalog, facts, known, index, kind) {
     const choices = [];
-    for (const plane of photoPlanes(facts)) {
+    for (const plane of photoPlanes(facts, known)) {
         if ((plane.name === 'image') === (kind === 'image')) choices.push(plane.reference);
     }
     for (const cell of (notebook.cells ?? []).slice(0, index)) {

@@ -27,9 +27,6 @@ import { Drafts } from './session/drafts.js';
 import { applyNotebook } from './session/apply-notebook.js';
 import { restoreRecipe } from './session/recipes.js';
 
-/** Widths the server accepts for a preview until its `hello` says (the server's `limits` are the truth). */
-const DEFAULT_PREVIEW_WIDTH = { min: 64, max: 2048 };
-
 export class NotebookSession extends EventTarget {
     /**
      * @param {import('./studio-socket.js').StudioSocket} socket
@@ -46,8 +43,10 @@ export class NotebookSession extends EventTarget {
         this.role = 'edit';
         /** 'full', or 'read' when the studio has an access token this page does not hold. */
         this.access = 'full';
-        /** The server's bounds on requests, from `hello`. */
-        this.limits = { previewWidth: DEFAULT_PREVIEW_WIDTH };
+        /** The server's bounds on requests, from `hello` (the page keeps no copy; nothing is asked before it). */
+        this.limits = null;
+        /** The photo plane names a reference may use, from `hello` (`planeNames`), in the server's order. */
+        this.planeNames = [];
         this.notebook = null;
         this.photo = null;
         this.shared = null;
@@ -227,7 +226,7 @@ export class NotebookSession extends EventTarget {
 
     /** The width to ask for: what the widest element showing it needs, in device pixels. */
     widthFor(key) {
-        return this.previews.widthFor(key, this.limits.previewWidth ?? DEFAULT_PREVIEW_WIDTH);
+        return this.previews.widthFor(key, this.limits?.previewWidth ?? { min: 1, max: Infinity });
     }
 
     requestPreview(reference, { interactive = false } = {}) {

@@ -12,9 +12,12 @@ import { decodeFrame } from './frame-decoder.js';
 
 /** An error reply from the server, or a lost connection. */
 export class ProtocolError extends Error {
-    constructor(code, message) {
+    /** @param {{cell?: string, parameter?: string}} [names] what a refused parameter change names */
+    constructor(code, message, { cell, parameter } = {}) {
         super(message);
         this.code = code;
+        this.cell = cell ?? null;
+        this.parameter = parameter ?? null;
     }
 }
 
@@ -116,7 +119,7 @@ export class StudioSocket extends EventTarget {
             }
             this.pending.delete(message.id);
             if (message.ok) waiting.resolve(message.result ?? {});
-            else waiting.reject(new ProtocolError(message.error?.code ?? 'internal', message.error?.message ?? 'the server gave no message'));
+            else waiting.reject(new ProtocolError(message.error?.code ?? 'internal', message.error?.message ?? 'the server gave no message', message.error ?? {}));
         } else if (message.type === 'event') {
             if (message.event === 'progress') this.pending.get(message.request)?.onProgress?.(message.fraction);
             this.dispatchEvent(new CustomEvent('event', { detail: message }));

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DepthbookLoadtest
 import Foundation
+import DepthbookProtocol
 
 /// `depthbook loadtest`: drive real WebSocket sessions against a running `depthbook serve` and print one
 /// JSON line of latency figures.
@@ -50,7 +51,8 @@ struct LoadtestCommand: ParsableCommand {
         guard sessions >= 1, sessions <= 1000 else { throw ValidationError("--sessions must be 1...1000") }
         guard changes >= 1 else { throw ValidationError("--changes must be at least 1") }
         guard rate > 0, rate <= 1000 else { throw ValidationError("--rate must be in (0, 1000] changes per second") }
-        guard (64...2048).contains(width) else { throw ValidationError("--width must be 64...2048") }
+        let widths = Limits.studio.previewWidth
+        guard widths.contains(width) else { throw ValidationError("--width must be \(widths), as the studio's previews") }
         _ = try endpoint()
     }
 

@@ -4,6 +4,7 @@ import DepthbookEffects
 import DepthbookEngine
 import DepthbookServer
 import Foundation
+import DepthbookProtocol
 
 /// `depthbook render NOTEBOOK.json --photo FILE [--cell ID] [--width W] -o OUT.jpg`: a notebook cell, headless.
 struct RenderCommand: ParsableCommand {
@@ -39,7 +40,8 @@ struct RenderCommand: ParsableCommand {
     var quality: Int = 90
 
     func validate() throws {
-        if let width, !(16...16384).contains(width) { throw ValidationError("--width must be 16...16384") }
+        let widths = Limits.studio.renderWidth
+        if let width, !widths.contains(width) { throw ValidationError("--width must be \(widths)") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be 1...100") }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DepthbookCodecs
 import DepthbookEffects
+import DepthbookProtocol
 import DepthbookEngine
 import Foundation
 
@@ -24,20 +25,21 @@ struct WiggleCommand: ParsableCommand {
     @Option(help: "A bundled sample instead of --photo (portrait, portrait-outdoor, still-life).")
     var sample: String?
 
-    @Option(help: "Frames in the loop, 2...120.")
-    var frames: Int = 12
+    @Option(help: "Frames in the loop, \(Limits.studio.exportFrames).")
+    var frames: Int = Limits.studio.defaultExportFrames
 
-    @Option(help: "Frame width in pixels, 16...4096 (the height keeps the aspect ratio).")
-    var width: Int = 480
+    @Option(help: "Frame width in pixels, \(Limits.studio.loopWidth) (the height keeps the aspect ratio).")
+    var width: Int = Limits.studio.defaultExportWidth
 
-    @Option(help: "How far the nearest plane moves against the focal plane, full-resolution pixels.")
-    var amplitude: Double = 40
+    // The wiggle effect's own parameters: range, default and doc come from its table; left out, the effect's default.
+    @Option(help: wiggleHelp("amplitude"))
+    var amplitude: Double?
 
-    @Option(help: "Vertical swing relative to the horizontal one, 0...1.")
-    var vertical: Double = 0.3
+    @Option(help: wiggleHelp("vertical"))
+    var vertical: Double?
 
-    @Option(help: "Focal plane point x,y in 0...1 (what stays still), e.g. 0.5,0.4.")
-    var focus: String = "0.5,0.5"
+    @Option(help: wiggleHelp("point", as: "x,y, e.g. 0.5,0.4"))
+    var focus: String?
 
     @Option(help: "Hundredths of a second per frame.")
     var delay: Int = 8
@@ -47,16 +49,27 @@ struct WiggleCommand: ParsableCommand {
 
     func validate() throws {
         if (photo == nil) == (sample == nil) { throw ValidationError("give exactly one of --photo and --sample") }
-        if !(2...120).contains(frames) { throw ValidationError("--frames must be 2...120") }
-        if !(16...4096).contains(width) { throw ValidationError("--width must be 16...4096") }
+        let limits = Limits.studio
+        if !limits.exportFrames.contains(frames) { throw ValidationError("--frames must be \(limits.exportFrames)") }
+        if !limits.loopWidth.contains(width) { throw ValidationError("--width must be \(limits.loopWidth)") }
         if !(1...6000).contains(delay) { throw ValidationError("--delay must be 1...6000 hundredths of a second") }
-        if focusPoint == nil { throw ValidationError("--focus must be two numbers in 0...1, like 0.5,0.4") }
+        if focus != nil, focusPoint == nil { throw ValidationError("--focus must be two numbers in 0...1, like 0.5,0.4") }
     }
 
     var focusPoint: (Double, Double)? {
+        guard let focus else { return nil }
         let parts = focus.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, (0...1).contains(parts[0]), (0...1).contains(parts[1]) else { return nil }
         return (parts[0], parts[1])
+    }
+
+    /// The options given, as the wiggle effect's parameters (the ones left out take the effect's defaults).
+    var parameters: [String: ParameterValue] {
+        var values: [String: ParameterValue] = [:]
+        if let amplitude { values["amplitude"] = .number(amplitude) }
+        if let vertical { values["vertical"] = .number(vertical) }
+        if let point = focusPoint { values["point"] = .point(x: point.0, y: point.1) }
+        return values
     }
 
     func run() throws {
@@ -70,12 +83,8 @@ struct WiggleCommand: ParsableCommand {
                 picture = try PhotoReader.read(contentsOf: photo ?? "", depthMapPath: depthFile, polarity: depthPolarity.polarity)
                 id = "file:\(photo ?? "")"
             }
-            let point = focusPoint ?? (0.5, 0.5)
             let start = Date()
-            let images = try WiggleLoop.frames(photo: picture, photoID: id, count: frames, width: width, parameters: [
-                "amplitude": .number(amplitude),
-                "vertical": .number(vertical), "point": .point(x: point.0, y: point.1),
-            ])
+            let images = try WiggleLoop.frames(photo: picture, photoID: id, count: frames, width: width, parameters: parameters)
             let bytes = output.lowercased().hasSuffix(".mp4")
                 ? try MP4Encoder.encode(frames: images, framesPerSecond: max(1, min(120, 100 / delay)))
                 : try GIFEncoder.encode(frames: images, delayCentiseconds: delay)
@@ -89,4 +98,18 @@ struct WiggleCommand: ParsableCommand {
             throw ExitCode.failure
         }
     }
+}
+
+/// A wiggle option's help from the effect's own row: its doc, range and default, declared once in the effect.
+private func wiggleHelp(_ name: String, as format: String? = nil) -> ArgumentHelp {
+    guard let row = NotebookRenderer.catalog.first(where: { $0.id == "wiggle" })?.parameter(name) else { return ArgumentHelp() }
+    var text = row.doc
+    if let min = row.min, let max = row.max { text += " \(min.formatted())...\(max.formatted())\(row.unit.isEmpty ? "" : " " + row.unit)." }
+    switch row.defaultValue {
+    case .number(let value): text += " Default \(value.formatted())."
+    case .point(let x, let y): text += " Default \(x.formatted()),\(y.formatted())."
+    default: break
+    }
+    if let format { text += " As \(format)." }
+    return ArgumentHelp(text)
 }

@@ -22,7 +22,7 @@ struct CatalogTests {
                 }
                 if p.kind == .choice, case .choice(let c) = p.defaultValue { #expect(p.choices.contains(c)) }
             }
-            _ = try ResolvedParameters([:], for: effect)
+            _ = ResolvedParameters([:], for: effect)
         }
         for id in ["depthThreshold", "matteSeparation", "bigHead", "marching", "makeup", "hairColor", "teethWhitening",
                    "glassesTint", "backdrop", "threshold", "closing", "feather", "noir", "exposure", "blendWithMask", "resize"] {
@@ -34,11 +34,11 @@ struct CatalogTests {
     /// Values are read through typed handles: the cell's value when given, else the row's default; a handle
     /// read against another effect's table gets its own default, not a zero.
     @Test func handlesReadTheCellsValueOrTheirOwnDefault() throws {
-        let given = try ResolvedParameters(["radius": .number(5)], for: ClosingEffect.description)
+        let given = ResolvedParameters(["radius": .number(5)], for: ClosingEffect.description)
         #expect(given[ClosingEffect.radius] == 5 && given.isGiven(ClosingEffect.radius))
-        let left = try ResolvedParameters([:], for: ClosingEffect.description)
+        let left = ResolvedParameters([:], for: ClosingEffect.description)
         #expect(left[ClosingEffect.radius] == 20 && !left.isGiven(ClosingEffect.radius))
-        let elsewhere = try ResolvedParameters([:], for: ResizeEffect.description)
+        let elsewhere = ResolvedParameters([:], for: ResizeEffect.description)
         #expect(elsewhere[ClosingEffect.radius] == 20)
         #expect(elsewhere[ResizeEffect.method] == "bilinear")
     }
@@ -71,7 +71,7 @@ struct CatalogTests {
             #expect(nb.photo == .sample("portrait"))
             for cell in nb.cells where cell.kind == .step {
                 let effect = try #require(EffectCatalog.effect(cell.effect ?? ""), "\(nb.name)/\(cell.id) names an unknown effect")
-                _ = try ResolvedParameters(cell.params ?? [:], for: effect.description)
+                _ = ResolvedParameters(cell.params ?? [:], for: effect.description)
             }
             // Re-encoding keeps the document (the format the server saves and the page edits).
             let again = try JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(nb))

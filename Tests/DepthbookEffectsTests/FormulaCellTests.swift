@@ -128,9 +128,8 @@ struct FormulaCellTests {
         let halved = try renderer.render(notebook: nb, cell: "f", request: CellRenderRequest(width: 64)).pixels
         #expect(halved == (try renderer.render(notebook: nb, cell: "half", request: CellRenderRequest(width: 64)).pixels))
         nb.cells[1].params = ["gain": .number(5)]
-        #expect(throws: EffectError.badParameter(effect: "formula", name: "gain", message: "must be between 0 and 2, not 5")) {
-            try renderer.render(notebook: nb, cell: "f", request: CellRenderRequest(width: 64))
-        }
+        // Refused when the notebook arrives, not at the render.
+        #expect(throws: EffectError.badRequest("cell \"f\": formula.gain: must be between 0 and 2, not 5")) { try nb.validate() }
     }
 
     // MARK: The recipe
@@ -162,7 +161,7 @@ struct FormulaCellTests {
         var nb = try #require(try S.bundledNotebooks().first { $0.name == "formulas" })
         func keys(_ notebook: Notebook) throws -> [String: NodeKey] {
             let context = EffectContext(photo: photo, photoID: "p", evaluator: Evaluator(), statistics: StatisticsCache(), uploads: nil)
-            var builder = try RecipeBuilder(notebook: notebook, context: context)
+            var builder = RecipeBuilder(notebook: notebook, context: context)
             var keys = [String: NodeKey]()
             for id in ["mask", "foreground", "darker", "dark", "noirFormula"] { keys[id] = try builder.build(id).node.key }
             return keys

@@ -1,4 +1,5 @@
 import DepthbookEngine
+import DepthbookProtocol
 import Foundation
 import Testing
 @testable import DepthbookEffects

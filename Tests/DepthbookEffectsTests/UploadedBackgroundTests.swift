@@ -70,10 +70,9 @@ struct UploadedBackgroundTests {
 
     @Test func badReferencesAreRefusedWithAMessage() throws {
         let photo = try S.sample("portrait")
-        #expect(throws: EffectError.self) {
-            try NotebookRenderer(photo: photo, uploads: BandedUploads())
-                .render(notebook: backdrop("../../etc/passwd"), cell: "b", request: CellRenderRequest(width: 64))
-        }
+        // A path for an upload id is refused when the notebook arrives (its validation, which decoding runs).
+        #expect(throws: EffectError.self) { try backdrop("../../etc/passwd").validate() }
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(backdrop("../../etc/passwd"))) }
         // A renderer with no uploads folder (the command line without one) says so instead of guessing.
         do {
             _ = try NotebookRenderer(photo: photo).render(notebook: backdrop(uniqueID()), cell: "b", request: CellRenderRequest(width: 64))

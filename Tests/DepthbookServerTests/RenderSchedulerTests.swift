@@ -46,7 +46,7 @@ struct RenderSchedulerTests {
     @Test func staleSequenceNumbersAreRefused() throws {
         var scheduler = RenderScheduler()
         _ = try scheduler.request(request(5))
-        #expect(throws: RenderScheduler.RequestError.stale(newest: 5)) { try scheduler.request(request(4)) }
+        #expect(throws: RenderScheduler.RequestError.stale(seq: 4, newest: 5, cell: slot.cell)) { try scheduler.request(request(4)) }
         // The same number again is allowed (a change re-renders dependent cells with its own seq).
         _ = try scheduler.request(request(5))
     }
@@ -130,7 +130,7 @@ struct RenderSchedulerTests {
         #expect(!scheduler.isCurrent(slot: slot, seq: 2, coarse: true), "nothing from before the reset goes out")
         #expect(scheduler.inFlightCount == 0)
         // Old sequence numbers stay refused after the reset.
-        #expect(throws: RenderScheduler.RequestError.stale(newest: 2)) { try scheduler.request(request(1)) }
+        #expect(throws: RenderScheduler.RequestError.stale(seq: 1, newest: 2, cell: slot.cell)) { try scheduler.request(request(1)) }
     }
 
     @Test func slotsAreIndependent() throws {

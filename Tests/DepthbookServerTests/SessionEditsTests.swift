@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Testing
 @testable import DepthbookServer
 
@@ -43,7 +44,9 @@ struct SessionEditsTests {
     @Test func refusedChangesLeaveTheStateAsItWas() throws {
         var state = Self.opened()
         let bad = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(400)], unset: nil, seq: 1, interactive: nil, offscreen: nil)
-        #expect(throws: ProtocolError.self) { _ = try Self.applying(bad, to: &state) }
+        // The refusal names the cell and the parameter, so the page puts the value back without reading the message.
+        let refusal = #expect(throws: ProtocolError.self) { _ = try Self.applying(bad, to: &state) }
+        #expect(refusal?.code == .badRequest && refusal?.cell == "mask" && refusal?.parameter == "percentile")
         let unknown = StudioRequest.SetParams(cell: "nope", params: [:], unset: nil, seq: 1, interactive: nil, offscreen: nil)
         #expect(throws: ProtocolError.self) { _ = try Self.applying(unknown, to: &state) }
         let note = StudioRequest.SetParams(cell: "intro", params: [:], unset: nil, seq: 1, interactive: nil, offscreen: nil)
@@ -53,7 +56,8 @@ struct SessionEditsTests {
         // A seq older than one the scheduler has seen for the cell is refused too.
         _ = try state.scheduler.request(FrameRequest(slot: RenderSlot(cell: "mask", kind: .preview), seq: 9, target: .preview(width: 64)))
         let old = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(50)], unset: nil, seq: 8, interactive: nil, offscreen: nil)
-        #expect(throws: ProtocolError.self) { _ = try Self.applying(old, to: &state) }
+        let stale = #expect(throws: ProtocolError.self) { _ = try Self.applying(old, to: &state) }
+        #expect(stale?.message == "seq 8 is older than 9, already seen for cell \"mask\"" && stale?.parameter == nil)
         #expect(state.notebook == StudioFixture.notebook)
     }
 

@@ -1,3 +1,4 @@
+import DepthbookProtocol
 import Foundation
 import DepthbookEffects
 import Testing

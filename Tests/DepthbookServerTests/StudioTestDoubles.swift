@@ -1,6 +1,7 @@
 import DepthbookCodecs
 import DepthbookEffects
 import DepthbookEngine
+import DepthbookProtocol
 import Dispatch
 import Foundation
 import Synchronization

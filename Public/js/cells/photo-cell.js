@@ -25,7 +25,7 @@ export class PhotoCell extends HTMLElement {
         this.session = session;
         const children = [];
         if (session.canEdit) children.push(this.buildSourcePicker());
-        const planes = photoPlanes(session.photo).filter((plane) => plane.name !== 'depth');
+        const planes = photoPlanes(session.photo, session.planeNames).filter((plane) => plane.name !== 'depth');
         const grid = h('div', { class: 'plane-grid' });
         for (const plane of planes) {
             const title = PLANE_TITLES[plane.name] ?? plane.name;

@@ -16,11 +16,11 @@ export class ViewCell extends HTMLElement {
      * @param {(change: (cell: object) => void) => void} edit
      */
     attach(session, cell, index, edit) {
-        const { notebook, catalog, photo } = session;
+        const { notebook, catalog, photo, planeNames: known } = session;
         const choices = [
-            ...photoPlanes(photo).map((plane) => plane.reference),
-            ...choicesFor(notebook, catalog, photo, index, 'image').filter((reference) => !reference.startsWith('photo.')),
-            ...choicesFor(notebook, catalog, photo, index, 'plane').filter((reference) => !reference.startsWith('photo.')),
+            ...photoPlanes(photo, known).map((plane) => plane.reference),
+            ...choicesFor(notebook, catalog, photo, known, index, 'image').filter((reference) => !reference.startsWith('photo.')),
+            ...choicesFor(notebook, catalog, photo, known, index, 'plane').filter((reference) => !reference.startsWith('photo.')),
         ];
         const controls = h('div', { class: 'cell-controls' },
             referencePicker('Shows', choices, cell.input, false, (reference) => edit((draft) => { draft.input = reference; }), !session.canEdit, (reference) => referenceLabel(session, reference)));

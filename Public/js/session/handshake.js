@@ -4,7 +4,7 @@
  * stored that the server lacks (a change it never got before a refresh, or a session that ended) is pushed
  * back; and a fresh tab is offered the unsaved draft another tab, or an earlier run of the browser, left.
  */
-import { stableStringify } from '../notebook-graph.js';
+import { planeNames, stableStringify } from '../notebook-graph.js';
 
 /**
  * @param {import('../notebook-session.js').NotebookSession} session
@@ -28,7 +28,8 @@ export async function introduce(session, reconnected) {
         session.resumeKey = hello.resume ?? null;
         session.role = hello.role ?? 'edit';
         session.access = hello.access ?? 'full';
-        session.limits = hello.limits ?? session.limits;
+        session.limits = hello.limits;
+        session.planeNames = planeNames(hello.planes);
         if (!watch) store.save({ session: hello.session, resume: hello.resume, path: location.pathname });
         await session.loadCatalogs();
         if (session.access === 'read' && !watch) {

@@ -120,7 +120,7 @@ export class ParamEdits {
      */
     refuse(cellId, seq, previous, error) {
         const session = this.session;
-        if (error.code !== 'bad_request' || !error.message.startsWith(`cell "${cellId}": `)) return session.failCell(cellId, seq, error);
+        if (error.code !== 'bad_request' || error.cell !== cellId) return session.failCell(cellId, seq, error);
         const cell = session.cell(cellId);
         if (cell) {
             const params = { ...(cell.params ?? {}) };

@@ -23,17 +23,17 @@ export class ExportBar extends HTMLElement {
             onclick: () => this.run(format),
         }, LABELS[format] ?? `Export ${format}`));
         // A loop's size: frames and width, within the server's limits (from `hello`).
-        const limits = session.limits ?? {};
+        const { limits } = session;
         const loops = formats.some((format) => format === 'gif' || format === 'mp4');
         const number = (name, label, range, value, unit) => {
             const id = uniqueId(name);
-            const input = h('input', { type: 'number', id, class: `export-${name}`, min: range?.min ?? 2, max: range?.max ?? 120, step: 1, value });
+            const input = h('input', { type: 'number', id, class: `export-${name}`, min: range.min, max: range.max, step: 1, value });
             return [input, h('span', { class: 'field' }, h('label', { for: id, text: label }), input, unit ? h('span', { class: 'param-unit', text: unit }) : null)];
         };
         let options = null;
         if (loops) {
-            const [frames, framesField] = number('frames', 'Frames', limits.exportFrames, limits.defaultExportFrames ?? 12, '');
-            const [width, widthField] = number('width', 'Width', limits.exportWidth, limits.defaultExportWidth ?? 480, 'px');
+            const [frames, framesField] = number('frames', 'Frames', limits.exportFrames, limits.defaultExportFrames, '');
+            const [width, widthField] = number('width', 'Width', limits.exportWidth, limits.defaultExportWidth, 'px');
             this.frames = frames;
             this.width = width;
             options = h('span', { class: 'export-options' }, framesField, widthField);

@@ -27,11 +27,13 @@ export class LoopPlayer extends HTMLElement {
     async play() {
         this.button.disabled = true;
         this.state.textContent = 'Rendering the loop…';
-        const width = Math.min(this.session.limits?.defaultExportWidth ?? 480, Math.max(160, Math.round(this.clientWidth || 480)));
+        const { defaultExportWidth, defaultExportFrames, exportWidth } = this.session.limits;
+        // As wide as the player shows it, never wider than an export's default nor narrower than the server takes.
+        const width = Math.max(exportWidth.min, Math.min(defaultExportWidth, Math.round(this.clientWidth || defaultExportWidth)));
         try {
             const result = await this.session.exportCell(this.cellId, 'gif', (fraction) => {
                 if (Number.isFinite(fraction)) this.state.textContent = `Rendering the loop… ${Math.round(fraction * 100)} %`;
-            }, { frames: 12, width });
+            }, { frames: defaultExportFrames, width });
             this.image = h('img', { class: 'loop-image', src: result.url, alt: `The loop of cell ${this.cellId}, playing` });
             this.stage.replaceChildren(this.image);
             this.stage.hidden = false;

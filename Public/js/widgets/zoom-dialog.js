@@ -4,9 +4,6 @@
  */
 import { h } from '../dom.js';
 
-/** The largest crop the protocol allows on each side. */
-const CROP_SIDE = 512;
-
 export class ZoomDialog extends HTMLElement {
     connectedCallback() {
         if (this.dialog) return;
@@ -37,8 +34,10 @@ export class ZoomDialog extends HTMLElement {
             this.status.textContent = 'The photo size is unknown, so no crop can be asked for.';
             return;
         }
-        const w = Math.min(CROP_SIDE, fullWidth);
-        const hgt = Math.min(CROP_SIDE, fullHeight);
+        // A 1:1 crop as large as the screen shows, within the server's largest crop side (`hello`'s limits).
+        const side = Math.min(session.limits.maxCropSide, Math.ceil(Math.max(innerWidth, innerHeight) * (devicePixelRatio || 1) / 2));
+        const w = Math.min(side, fullWidth);
+        const hgt = Math.min(side, fullHeight);
         const x = clamp(Math.round(point.x * fullWidth - w / 2), 0, fullWidth - w);
         const y = clamp(Math.round(point.y * fullHeight - hgt / 2), 0, fullHeight - hgt);
         this.status.textContent = `Rendering ${w}×${hgt} at (${x}, ${y})…`;

@@ -19,6 +19,14 @@ public enum EffectError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The engine refused (a message from below, passed on).
     case engine(String)
 
+    /// The parameter the error names, when one is to blame.
+    public var parameterName: String? {
+        switch self {
+        case .unknownParameter(_, let name), .badParameter(_, let name, _): return name
+        default: return nil
+        }
+    }
+
     /// Whether the failure is the photo's (it lacks what the effect needs) rather than the request's.
     public var isUnsupportedByPhoto: Bool {
         if case .missingPlane = self { return true }

@@ -1,18 +1,16 @@
-/// A cell's parameters checked against its effect's table: defaults filled in, unknown names refused,
-/// every value in range. Effects read typed values from here and never see raw JSON.
+/// A cell's parameters with the defaults filled in. Effects read typed values from here and never see raw JSON.
+/// Nothing is checked here: the values were checked against the effect's table once, when the notebook or the
+/// change arrived (`Notebook.validate`, `ParameterCheck`).
 public struct ResolvedParameters: Sendable, Equatable, Hashable {
     public let effect: String
     public let values: [String: ParameterValue]
     /// The names the cell set itself (the others hold defaults).
     public let given: Set<String>
 
-    public init(_ given: [String: ParameterValue], for description: EffectDescription) throws(EffectError) {
-        for name in given.keys.sorted() where description.parameter(name) == nil {
-            throw .unknownParameter(effect: description.id, name: name)
-        }
+    public init(_ given: [String: ParameterValue], for description: EffectDescription) {
         var values = [String: ParameterValue]()
         for p in description.parameters {
-            values[p.name] = try p.validate(given[p.name] ?? p.defaultValue, effect: description.id)
+            values[p.name] = given[p.name] ?? p.defaultValue
         }
         self.effect = description.id
         self.values = values

@@ -67,7 +67,7 @@ struct BackgroundEffect: Effect {
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let disparity = try DepthSupport.disparity(try inputs.built("disparity"), c, effect: description.id)
-        let maskParameters = try ResolvedParameters(p.subset(TapBlendMaskEffect.description), for: TapBlendMaskEffect.description)
+        let maskParameters = ResolvedParameters(p.subset(TapBlendMaskEffect.description), for: TapBlendMaskEffect.description)
         let (mask, cut, point) = try TapBlendMaskEffect.mask(disparity, maskParameters, c)
         let amount = c.nativePixels(p[Self.amount], for: image)
         let background: Node

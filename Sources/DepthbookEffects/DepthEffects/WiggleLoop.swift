@@ -1,3 +1,4 @@
+import DepthbookProtocol
 import DepthbookEngine
 
 /// The whole "Wiggle Me" loop, rendered by the engine frame by frame: what `depthbook wiggle` encodes as
@@ -7,11 +8,13 @@ public enum WiggleLoop {
     /// `parameters` are the `wiggle` effect's (amplitude, vertical, point); `phase` is set per frame.
     public static func frames(photo: Photo, photoID: String, count: Int, width: Int,
                               parameters: [String: ParameterValue] = [:]) throws -> [RGBImage8] {
-        guard (2...120).contains(count) else { throw EffectError.badRequest("the loop needs 2...120 frames, not \(count)") }
-        guard (16...4096).contains(width) else { throw EffectError.badRequest("the frame width must be 16...4096 pixels, not \(width)") }
+        let (frames, widths) = (Limits.studio.exportFrames, Limits.studio.loopWidth)
+        guard frames.contains(count) else { throw EffectError.badRequest("the loop needs \(frames) frames, not \(count)") }
+        guard widths.contains(width) else { throw EffectError.badRequest("the frame width must be \(widths) pixels, not \(width)") }
         guard photo.depth != nil else { throw EffectError.missingPlane("photo.disparity") }
         if parameters["phase"] != nil { throw EffectError.badRequest("the loop sets \"phase\" itself") }
-        let p = try ResolvedParameters(parameters, for: WiggleEffect.description)
+        try ParameterCheck.check(parameters, effect: WiggleEffect.description.id)
+        let p = ResolvedParameters(parameters, for: WiggleEffect.description)
         let cache = RenderCache(byteLimit: 256 << 20)
         let evaluator = Evaluator(context: RenderContext(cache: cache))
         let context = EffectContext(photo: photo, photoID: photoID, evaluator: evaluator, statistics: StatisticsCache(store: cache), uploads: nil)

@@ -98,7 +98,7 @@ struct BackdropEffect: Effect {
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let mask = try FaceDepthMaskEffect.build(
-            inputs, try ResolvedParameters(p.subset(FaceDepthMaskEffect.description), for: FaceDepthMaskEffect.description), c)
+            inputs, ResolvedParameters(p.subset(FaceDepthMaskEffect.description), for: FaceDepthMaskEffect.description), c)
         let background: Node
         if let connected = inputs.optional("background") {
             background = connected.node

@@ -125,7 +125,7 @@ struct DepthThresholdEffect: Effect {
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let cut = try ThresholdEffect.build(inputs.renamed(["input": "disparity"]),
-                                            try ResolvedParameters(p.subset(ThresholdEffect.description), for: ThresholdEffect.description), c)
+                                            ResolvedParameters(p.subset(ThresholdEffect.description), for: ThresholdEffect.description), c)
         // Threshold and closing work at the depth map's resolution; the mask is then brought to the image's size
         // fitted to the photo's edges, and feathered there, so the feather is smooth at any render size.
         let closed = try Primitives.closing(cut.node, radius: c.nativePixels(p[Self.closing], for: cut.node))

@@ -16,7 +16,7 @@ struct DepthThresholdNoirEffect: Effect {
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let mask = try DepthThresholdEffect.build(
-            inputs, try ResolvedParameters(p.subset(DepthThresholdEffect.description), for: DepthThresholdEffect.description), c)
+            inputs, ResolvedParameters(p.subset(DepthThresholdEffect.description), for: DepthThresholdEffect.description), c)
         var foreground = try Primitives.noir(image)
         foreground = try Primitives.exposure(foreground, ev: p[Self.exposure])
         foreground = try Primitives.colorControls(foreground, saturation: p[Self.saturation], contrast: p[Self.contrast], brightness: 0)

@@ -12,7 +12,7 @@ struct InpaintFilter: Filter {
         name: "inpaintUnderMatte", coreImageName: nil,
         summary: "Fills the matted area from the surrounding pixels (push-pull pyramid).",
         parameters: [
-            ParameterInfo("grow", label: "Grow", range: 0...200, default: 12, unit: "px",
+            ParameterInfo("grow", range: 0...200, unit: "px",
                           doc: "Pixels by which the hole is grown beyond the matte's edge."),
         ])
 

@@ -14,10 +14,10 @@ struct MarchingFilter: Filter {
         name: "marching", coreImageName: nil,
         summary: "Copies of the matted subject in a receding or advancing line, drawn back to front.",
         parameters: [
-            ParameterInfo("count", label: "Copies", range: 1...200, default: 6, doc: "Subjects in the picture, the original included."),
-            ParameterInfo("spacing", label: "Spacing", range: -1...1, default: 0.12, unit: "frame widths",
+            ParameterInfo("count", range: 1...200, doc: "Subjects in the picture, the original included."),
+            ParameterInfo("spacing", range: -1...1, unit: "frame widths",
                           doc: "Sideways step between copies (negative: to the left)."),
-            ParameterInfo("scaleStep", label: "Scale step", range: 0.3...1.5, default: 0.85,
+            ParameterInfo("scaleStep", range: 0.3...1.5,
                           doc: "Size of each copy relative to the one before (below 1 recedes, above 1 advances)."),
         ])
 

@@ -16,7 +16,7 @@ struct SubjectScaleFilter: Filter {
         name: "subjectScale", coreImageName: nil,
         summary: "Scales the matted subject about its base and fills what it uncovers from a fill image.",
         parameters: [
-            ParameterInfo("scale", label: "Scale", range: 0.2...3, default: 1, doc: "Subject size relative to the original."),
+            ParameterInfo("scale", range: 0.2...3, doc: "Subject size relative to the original."),
         ])
 
     var scale: Double

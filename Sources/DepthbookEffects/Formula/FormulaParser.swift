@@ -1,4 +1,5 @@
 import DepthbookEngine
+import DepthbookProtocol
 import Synchronization
 
 /// One step of a parsed formula, in postfix order (operands before what combines them), with the offset a

@@ -1,3 +1,5 @@
+import DepthbookProtocol
+
 /// A notebook: a recipe of cells over one photo. See `docs/notebook-format.md`.
 public struct Notebook: Sendable, Equatable, Codable {
     public static let formatName = "depthbook.notebook"
@@ -49,34 +51,15 @@ public struct Notebook: Sendable, Equatable, Codable {
         try validate()
     }
 
-    /// How large a notebook may be. Checked wherever a notebook comes in (the socket, the store, bundled
-    /// files), so everything downstream — the graph walk, the recipe, the evaluation's stack — is bounded.
-    public struct Limits: Sendable, Equatable, Codable {
-        public var maxCells = 200
-        /// The longest chain of cells each reading the one before (the depth of the recipe).
-        public var maxChainDepth = 64
-        public var maxParamsPerCell = 32
-        public var maxInputsPerCell = 16
-        /// Bytes (UTF-8) in a note's text, a title or description, a parameter's text value: bytes, not
-        /// characters, so a name of combining marks cannot carry 600 KB under a 20,000-character limit.
-        public var maxTextLength = 20_000
-        public var maxValueLength = 1_024
-        /// Arrays and objects inside one another in a message or a notebook file (its `metadata` included).
-        /// Checked by a linear scan before any decoding: decoding a deep nest costs far more than its size.
-        public var maxJSONNesting = 32
-        /// Characters (bytes: formulas are ASCII) in a formula cell's line, checked before it is read.
-        public var maxFormulaLength = 2_000
-        /// Parentheses, calls and ?: branches inside one another in a formula: bounds the parser's recursion.
-        public var maxFormulaNesting = 32
-        /// Parts of a formula (numbers, names, sliders, operators, calls): bounds its program, hence the rows a
-        /// render keeps for it (a register of 256 pixels × 3 floats per worker for each part or spread mask, at most).
-        public var maxFormulaNodes = 500
-    }
+    /// How large a notebook may be (`NotebookLimits`, declared with the protocol's other bounds).
+    public typealias Limits = NotebookLimits
 
-    public static let limits = Limits()
+    public static let limits = DepthbookProtocol.Limits.studio.notebook
 
-    /// Checks the notebook's size against `Notebook.limits`, ids are well formed and unique, and every
-    /// reference points at a photo plane or an earlier cell (so there are no cycles).
+    /// Checks the notebook's size against `Notebook.limits`, ids are well formed and unique, every
+    /// reference points at a photo plane or an earlier cell (so there are no cycles), and every parameter
+    /// against its effect's table or its formula's sliders. Run once, when a notebook arrives (decoding runs it):
+    /// a render trusts what it is given.
     public func validate() throws {
         let limits = Notebook.limits
         guard cells.count <= limits.maxCells else {
@@ -132,6 +115,7 @@ public struct Notebook: Sendable, Equatable, Codable {
             seen.insert(cell.id)
             scope.add(cell.id, scope.output(of: cell))
         }
+        try ParameterCheck.check(self)
     }
 }
 

@@ -29,7 +29,7 @@ extension NotebookRenderer {
         // Its own cache: these branches are made once, and the previews' cache keeps what the page uses.
         let evaluator = Evaluator(context: RenderContext(cache: Self.loopCache(), isCancelled: isCancelled), keepsResult: false)
         do {
-            var builder = try RecipeBuilder(notebook: notebook, context: context(evaluator))
+            var builder = RecipeBuilder(notebook: notebook, context: context(evaluator))
             let root = try builder.build(cell).node
             switch PlaneFollower.effect(of: root) {
             case .none:

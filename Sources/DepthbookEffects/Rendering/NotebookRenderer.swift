@@ -1,3 +1,4 @@
+import DepthbookProtocol
 import DepthbookEngine
 import Foundation
 import Synchronization
@@ -42,7 +43,7 @@ public final class NotebookRenderer: Sendable {
         let evaluator = Evaluator(context: RenderContext(cache: cache ?? self.cache, isCancelled: isCancelled),
                                   keepsResult: cache == nil)
         do {
-            var builder = try RecipeBuilder(notebook: notebook, context: context(evaluator))
+            var builder = RecipeBuilder(notebook: notebook, context: context(evaluator))
             let built = try builder.build(cell)
             let (display, kind) = try displayNode(built, evaluator)
             let pixels = try evaluator.renderBytes(display, target)
@@ -88,7 +89,8 @@ public final class NotebookRenderer: Sendable {
     /// so a long loop at a large width can be made and used one frame at a time.
     public func loopFrame(notebook: Notebook, cell: String, width: Int, count: Int, index frame: Int,
                           isCancelled: @escaping @Sendable () -> Bool = { false }, cache: RenderCache? = nil) throws -> RGBImage8 {
-        guard (2...120).contains(count) else { throw EffectError.badRequest("the loop needs 2...120 frames, not \(count)") }
+        let frames = Limits.studio.exportFrames
+        guard frames.contains(count) else { throw EffectError.badRequest("the loop needs \(frames) frames, not \(count)") }
         guard let index = notebook.cells.firstIndex(where: { $0.id == cell }) else { throw EffectError.unknownCell(cell) }
         let step = notebook.cells[index]
         guard step.kind == .step, let id = step.effect, let effect = EffectCatalog.effect(id),
@@ -103,11 +105,12 @@ public final class NotebookRenderer: Sendable {
     /// The histogram of a cell or plane at its native resolution (at most `histogramWidth` wide). For a step that cuts at a threshold it is the
     /// histogram of what was cut (its plane input), with the cut as the marker.
     public func histogram(notebook: Notebook, reference: String, bins: Int) throws -> CellHistogram {
-        guard (2...1024).contains(bins) else { throw EffectError.badRequest("bins must be 2...1024, got \(bins)") }
+        let allowed = Limits.studio.histogramBins
+        guard allowed.contains(bins) else { throw EffectError.badRequest("bins must be \(allowed), got \(bins)") }
         let evaluator = Evaluator(context: RenderContext(cache: cache))
         do {
             let context = context(evaluator)
-            var builder = try RecipeBuilder(notebook: notebook, context: context)
+            var builder = RecipeBuilder(notebook: notebook, context: context)
             let built = try builder.build(reference)
             var source = built.node
             if built.marker != nil, let cell = notebook.cell(reference), cell.kind == .step {
@@ -151,7 +154,8 @@ public final class NotebookRenderer: Sendable {
             }
             return RenderTarget(size: full, region: region)
         }
-        guard (16...16384).contains(request.width) else { throw .badRequest("width must be 16...16384 px, got \(request.width)") }
+        let widths = Limits.studio.renderWidth
+        guard widths.contains(request.width) else { throw .badRequest("width must be \(widths) px, got \(request.width)") }
         let height = max(1, Int((Double(request.width) * Double(photo.height) / Double(max(1, photo.width))).rounded()))
         return RenderTarget(size: PixelSize(width: request.width, height: height))
     }

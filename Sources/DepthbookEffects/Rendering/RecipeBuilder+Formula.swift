@@ -15,7 +15,7 @@ extension RecipeBuilder {
         } catch {
             throw failed(error)
         }
-        let sliders = try sliderValues(parsed, cell)
+        let sliders = sliderValues(parsed, cell)
         var inputs = [Node]()
         var bindings = [FormulaCompiler.Binding]()
         var types = [FormulaType]()
@@ -51,10 +51,10 @@ extension RecipeBuilder {
         return BuiltNode(node, role: node.kind == .image ? .image : .mask)
     }
 
-    /// Each slider's value: the cell's (checked against the declared range), else the declared default.
-    private func sliderValues(_ parsed: ParsedFormula, _ cell: Cell) throws(EffectError) -> [Float] {
+    /// Each slider's value: the cell's (checked against the declared range when the notebook arrived), else the
+    /// declared default.
+    private func sliderValues(_ parsed: ParsedFormula, _ cell: Cell) -> [Float] {
         let given = cell.params ?? [:]
-        try ParameterCheck.check(given, sliders: parsed.sliders)
         return parsed.sliders.map { Float(given[$0.name]?.number ?? $0.defaultValue) }
     }
 

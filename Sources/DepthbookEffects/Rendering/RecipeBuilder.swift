@@ -10,8 +10,8 @@ struct RecipeBuilder {
     /// What the page should tell the user about how this photo was handled (a matte stood in for, ...).
     private(set) var notes: Set<String> = []
 
-    init(notebook: Notebook, context: EffectContext) throws(EffectError) {
-        do { try notebook.validate() } catch { throw .badRequest("\(error)") }
+    /// `notebook` is valid (`Notebook.validate`, run when it arrived): nothing is checked again here.
+    init(notebook: Notebook, context: EffectContext) {
         self.notebook = notebook
         self.context = context
     }
@@ -68,7 +68,7 @@ struct RecipeBuilder {
 
     private mutating func step(_ cell: Cell) throws -> BuiltNode {
         let (effect, inputs) = try stepInputs(cell)
-        let params = try ResolvedParameters(cell.params ?? [:], for: effect.description)
+        let params = ResolvedParameters(cell.params ?? [:], for: effect.description)
         do {
             let built = try effect.build(inputs, params, context)
             notes.formUnion(built.notes)

@@ -1,22 +1,19 @@
-/// One documented parameter of an engine filter: what the filter checks its values against (and
-/// `FilterCatalog` lists). The page never sees it: notebooks and sliders speak the effects' parameters
-/// (`EffectParameter` in DepthbookEffects), which an effect turns into filter values when it builds its recipe.
+/// One documented parameter of an engine filter: the domain the filter checks its values against (and
+/// `FilterCatalog` lists). It has no label and no default: a filter takes every value from its caller. The page
+/// never sees it: notebooks and sliders speak the effects' parameters (`EffectParameter` in DepthbookEffects,
+/// where each user-facing range, default and label is declared once), which an effect turns into filter values
+/// when it builds its recipe.
 public struct ParameterInfo: Sendable, Equatable {
     public var name: String
-    public var label: String
-    /// Allowed values, inclusive.
+    /// Allowed values, inclusive: what the filter can compute, not what a slider offers.
     public var range: ClosedRange<Double>
-    public var defaultValue: Double
     /// "px" (pixels of the plane the filter acts on, scaled with the render), "EV", "%", "" (a factor)...
     public var unit: String
     public var doc: String
 
-    public init(_ name: String, label: String, range: ClosedRange<Double>, default defaultValue: Double,
-                unit: String = "", doc: String) {
+    public init(_ name: String, range: ClosedRange<Double>, unit: String = "", doc: String) {
         self.name = name
-        self.label = label
         self.range = range
-        self.defaultValue = defaultValue
         self.unit = unit
         self.doc = doc
     }

@@ -9,11 +9,11 @@ public struct DarkenByDisparity: PointwiseFilter {
         name: "darkenByDisparity", coreImageName: "CIColorKernel (custom)",
         summary: "Scale pixels by normalised disparity to a power (0 = no effect).",
         parameters: [
-            ParameterInfo("power", label: "Power", range: 0...32, default: 2,
+            ParameterInfo("power", range: 0...32,
                           doc: "Exponent applied to normalised disparity; 0 is no effect, higher darkens the background faster."),
-            ParameterInfo("low", label: "Disparity at 0", range: -1e9...1e9, default: 0,
+            ParameterInfo("low", range: -1e9...1e9,
                           doc: "Disparity mapped to 0 (the plane's minimum, usually)."),
-            ParameterInfo("high", label: "Disparity at 1", range: -1e9...1e9, default: 1,
+            ParameterInfo("high", range: -1e9...1e9,
                           doc: "Disparity mapped to 1 (the plane's maximum, usually)."),
         ])
 

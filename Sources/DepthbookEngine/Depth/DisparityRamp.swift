@@ -9,12 +9,12 @@ public struct DisparityRamp: PointwiseFilter {
         name: "disparityRamp", coreImageName: "CIColorMatrix + CIColorClamp",
         summary: "Blend mask: 1 at or above the tapped threshold, a linear ramp of the given width below it, 0 beyond.",
         parameters: [
-            ParameterInfo("threshold", label: "Threshold", range: 0...1, default: 0.5,
+            ParameterInfo("threshold", range: 0...1,
                           doc: "Normalised disparity where the foreground starts (what a tap picks)."),
-            ParameterInfo("width", label: "Ramp width", range: 0...1, default: 0.1,
+            ParameterInfo("width", range: 0...1,
                           doc: "Normalised disparity span of the blend below the threshold (what a pinch sets); 0 is a hard edge."),
-            ParameterInfo("low", label: "Disparity at 0", range: -1e9...1e9, default: 0, doc: "Disparity normalised to 0."),
-            ParameterInfo("high", label: "Disparity at 1", range: -1e9...1e9, default: 1, doc: "Disparity normalised to 1."),
+            ParameterInfo("low", range: -1e9...1e9, doc: "Disparity normalised to 0."),
+            ParameterInfo("high", range: -1e9...1e9, doc: "Disparity normalised to 1."),
         ])
 
     public let threshold: Float

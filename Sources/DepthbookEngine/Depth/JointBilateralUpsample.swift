@@ -12,11 +12,11 @@ public struct JointBilateralUpsample: Filter {
         name: "jointBilateralUpsample", coreImageName: "CIEdgePreserveUpsampleFilter",
         summary: "Upsample a plane to the guide image's size, keeping its edges on the image's edges.",
         parameters: [
-            ParameterInfo("sigmaSpatial", label: "Spatial sigma", range: 0.25...8, default: 1, unit: "px",
+            ParameterInfo("sigmaSpatial", range: 0.25...8, unit: "px",
                           doc: "Gaussian fall-off with distance, in low-resolution pixels."),
-            ParameterInfo("sigmaRange", label: "Colour sigma", range: 0.005...1, default: 0.06,
+            ParameterInfo("sigmaRange", range: 0.005...1,
                           doc: "Gaussian fall-off with colour difference (0...1 sRGB units); smaller keeps edges harder."),
-            ParameterInfo("radius", label: "Radius", range: 1...8, default: 2, unit: "px",
+            ParameterInfo("radius", range: 1...8, unit: "px",
                           doc: "Low-resolution neighbours considered on each side."),
         ])
 
@@ -116,9 +116,9 @@ public struct ZoomCrop: Filter {
         name: "zoomCrop", coreImageName: "CICrop + CIAffineTransform",
         summary: "Magnify a window of the input around a point.",
         parameters: [
-            ParameterInfo("zoom", label: "Zoom", range: 1...32, default: 4, doc: "Magnification."),
-            ParameterInfo("x", label: "Centre x", range: 0...1, default: 0.5, doc: "Window centre, normalised."),
-            ParameterInfo("y", label: "Centre y", range: 0...1, default: 0.5, doc: "Window centre, normalised."),
+            ParameterInfo("zoom", range: 1...32, doc: "Magnification."),
+            ParameterInfo("x", range: 0...1, doc: "Window centre, normalised."),
+            ParameterInfo("y", range: 0...1, doc: "Window centre, normalised."),
         ])
 
     public let zoom: Double

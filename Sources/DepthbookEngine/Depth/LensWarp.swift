@@ -18,7 +18,7 @@ public struct LensWarp: Filter {
         name: "lensWarp", coreImageName: nil,
         summary: "Rectify with the calibration's lens distortion, or re-apply it (the inverse warp).",
         parameters: [
-            ParameterInfo("strength", label: "Strength", range: 0...50, default: 1,
+            ParameterInfo("strength", range: 0...50,
                           doc: "Multiplies the calibrated magnification (exaggerate to see it; 0 = no warp)."),
         ])
 

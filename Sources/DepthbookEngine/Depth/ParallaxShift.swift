@@ -11,15 +11,15 @@ public struct ParallaxShift: Filter {
         name: "parallaxShift", coreImageName: nil,
         summary: "Re-render the photo from a camera stepped sideways, the focal plane fixed, z-buffered.",
         parameters: [
-            ParameterInfo("dx", label: "Shift x", range: -1000...1000, default: 0, unit: "px",
+            ParameterInfo("dx", range: -1000...1000, unit: "px",
                           doc: "Horizontal shift of the nearest plane relative to the focal plane, native pixels."),
-            ParameterInfo("dy", label: "Shift y", range: -1000...1000, default: 0, unit: "px",
+            ParameterInfo("dy", range: -1000...1000, unit: "px",
                           doc: "Vertical shift of the nearest plane relative to the focal plane, native pixels."),
-            ParameterInfo("focus", label: "Focal plane", range: 0...1, default: 0.5,
+            ParameterInfo("focus", range: 0...1,
                           doc: "Normalised disparity that stays still."),
-            ParameterInfo("low", label: "Disparity at 0", range: -1e9...1e9, default: 0, doc: "Disparity normalised to 0."),
-            ParameterInfo("high", label: "Disparity at 1", range: -1e9...1e9, default: 1, doc: "Disparity normalised to 1."),
-            ParameterInfo("step", label: "Mesh step", range: 1...32, default: 2, unit: "px", doc: "Mesh cell size in output pixels."),
+            ParameterInfo("low", range: -1e9...1e9, doc: "Disparity normalised to 0."),
+            ParameterInfo("high", range: -1e9...1e9, doc: "Disparity normalised to 1."),
+            ParameterInfo("step", range: 1...32, unit: "px", doc: "Mesh cell size in output pixels."),
         ])
 
     public let dx: Double

@@ -88,18 +88,18 @@ public struct PointCloudRender: Filter {
         name: "pointCloud", coreImageName: nil,
         summary: "Unproject depth with the intrinsics, discard holes, splat coloured points from an orbiting viewpoint.",
         parameters: [
-            ParameterInfo("yaw", label: "Orbit left/right", range: -180...180, default: 20, unit: "°",
+            ParameterInfo("yaw", range: -180...180, unit: "°",
                           doc: "Rotation of the cloud about the vertical axis through the pivot."),
-            ParameterInfo("pitch", label: "Orbit up/down", range: -90...90, default: 0, unit: "°",
+            ParameterInfo("pitch", range: -90...90, unit: "°",
                           doc: "Rotation about the horizontal axis through the pivot."),
-            ParameterInfo("distance", label: "Distance", range: -0.9...10, default: 0,
+            ParameterInfo("distance", range: -0.9...10,
                           doc: "How far the camera backs away, as a fraction of the pivot depth (negative moves in)."),
-            ParameterInfo("pointSize", label: "Point size", range: 0.25...8, default: 1,
+            ParameterInfo("pointSize", range: 0.25...8,
                           doc: "Splat side in depth pixels at the point's original depth."),
-            ParameterInfo("fx", label: "fx", range: 1e-3...1e7, default: 1000, unit: "px", doc: "Focal length x, native image pixels."),
-            ParameterInfo("fy", label: "fy", range: 1e-3...1e7, default: 1000, unit: "px", doc: "Focal length y, native image pixels."),
-            ParameterInfo("cx", label: "cx", range: -1e7...1e7, default: 0, unit: "px", doc: "Principal point x, native image pixels."),
-            ParameterInfo("cy", label: "cy", range: -1e7...1e7, default: 0, unit: "px", doc: "Principal point y, native image pixels."),
+            ParameterInfo("fx", range: 1e-3...1e7, unit: "px", doc: "Focal length x, native image pixels."),
+            ParameterInfo("fy", range: 1e-3...1e7, unit: "px", doc: "Focal length y, native image pixels."),
+            ParameterInfo("cx", range: -1e7...1e7, unit: "px", doc: "Principal point x, native image pixels."),
+            ParameterInfo("cy", range: -1e7...1e7, unit: "px", doc: "Principal point y, native image pixels."),
         ])
 
     public let yaw: Double

@@ -9,7 +9,7 @@ public struct AffineTransform: Filter {
         name: "affineTransform", coreImageName: "CIAffineTransform",
         summary: "Rotate, scale, shear or shift the picture within its frame (bilinear, edges clamped).",
         parameters: ["a", "b", "c", "d", "tx", "ty"].map { name in
-            ParameterInfo(name, label: name, range: -1e6...1e6, default: (name == "a" || name == "d") ? 1 : 0,
+            ParameterInfo(name, range: -1e6...1e6,
                           unit: name.hasPrefix("t") ? "px" : "",
                           doc: name.hasPrefix("t") ? "Translation in native pixels." : "Linear part (CGAffineTransform.\(name)).")
         })

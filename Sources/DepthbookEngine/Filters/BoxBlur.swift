@@ -4,7 +4,7 @@ public struct BoxBlur: Filter {
     public static let info = FilterInfo(
         name: "boxBlur", coreImageName: "CIBoxBlur",
         summary: "Mean over a square window, frame edge clamped.",
-        parameters: [ParameterInfo("radius", label: "Radius", range: 0...200, default: 10, unit: "px",
+        parameters: [ParameterInfo("radius", range: 0...200, unit: "px",
                                    doc: "Half side r of the (2r + 1)² window, in native pixels (rounded after scaling).")])
 
     public let radius: Double

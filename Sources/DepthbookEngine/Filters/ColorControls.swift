@@ -6,9 +6,9 @@ public struct ColorControls: PointwiseFilter {
         name: "colorControls", coreImageName: "CIColorControls",
         summary: "Saturation (about luma), then brightness (added), then contrast (about 0.5).",
         parameters: [
-            ParameterInfo("saturation", label: "Saturation", range: 0...4, default: 1, doc: "0 grey, 1 unchanged, >1 more colourful."),
-            ParameterInfo("brightness", label: "Brightness", range: -1...1, default: 0, doc: "Added to every channel."),
-            ParameterInfo("contrast", label: "Contrast", range: 0...4, default: 1, doc: "Scale about mid-grey 0.5."),
+            ParameterInfo("saturation", range: 0...4, doc: "0 grey, 1 unchanged, >1 more colourful."),
+            ParameterInfo("brightness", range: -1...1, doc: "Added to every channel."),
+            ParameterInfo("contrast", range: 0...4, doc: "Scale about mid-grey 0.5."),
         ])
 
     public let saturation: Float

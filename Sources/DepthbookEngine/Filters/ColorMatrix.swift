@@ -8,11 +8,11 @@ public struct ColorMatrix: PointwiseFilter {
         summary: "3×4 affine colour matrix on RGB (rows: R, G, B; columns: r, g, b, bias), then optional clamp.",
         parameters: ["r", "g", "b"].flatMap { row in
             ["r", "g", "b", "bias"].map { col in
-                ParameterInfo("\(row)\(col == "bias" ? "Bias" : col.uppercased())", label: "\(row.uppercased()) ← \(col)",
-                              range: -16...16, default: (row == col) ? 1 : 0,
+                ParameterInfo("\(row)\(col == "bias" ? "Bias" : col.uppercased())",
+                              range: -16...16,
                               doc: "Weight of input \(col) in output \(row) (bias: added constant, 0...1 scale).")
             }
-        } + [ParameterInfo("clamp", label: "Clamp", range: 0...1, default: 1, doc: "1 clamps the result to 0...1.")])
+        } + [ParameterInfo("clamp", range: 0...1, doc: "1 clamps the result to 0...1.")])
 
     /// Row-major 3×4.
     public let matrix: [Float]

@@ -8,10 +8,10 @@ public struct Crop: Filter {
         name: "crop", coreImageName: "CICrop",
         summary: "Keep a rectangle of the picture.",
         parameters: [
-            ParameterInfo("x", label: "X", range: 0...65536, default: 0, unit: "px", doc: "Left edge in native pixels."),
-            ParameterInfo("y", label: "Y", range: 0...65536, default: 0, unit: "px", doc: "Top edge in native pixels."),
-            ParameterInfo("width", label: "Width", range: 1...65536, default: 1, unit: "px", doc: "Width in native pixels."),
-            ParameterInfo("height", label: "Height", range: 1...65536, default: 1, unit: "px", doc: "Height in native pixels."),
+            ParameterInfo("x", range: 0...65536, unit: "px", doc: "Left edge in native pixels."),
+            ParameterInfo("y", range: 0...65536, unit: "px", doc: "Top edge in native pixels."),
+            ParameterInfo("width", range: 1...65536, unit: "px", doc: "Width in native pixels."),
+            ParameterInfo("height", range: 1...65536, unit: "px", doc: "Height in native pixels."),
         ])
 
     public let rect: PixelRect

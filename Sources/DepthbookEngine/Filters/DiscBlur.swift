@@ -9,7 +9,7 @@ public struct DiscBlur: Filter {
         name: "discBlur", coreImageName: "CIDiscBlur",
         summary: "Mean over a flat disc (lens bokeh), edges clamped.",
         parameters: [
-            ParameterInfo("radius", label: "Radius", range: 0...200, default: 8, unit: "px",
+            ParameterInfo("radius", range: 0...200, unit: "px",
                           doc: "Disc radius in pixels at native resolution; pixels with x² + y² ≤ r² are averaged."),
         ])
 

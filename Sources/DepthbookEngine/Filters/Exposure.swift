@@ -10,7 +10,7 @@ public struct Exposure: PointwiseFilter {
     public static let info = FilterInfo(
         name: "exposure", coreImageName: "CIExposureAdjust",
         summary: "Brighten or darken by EV stops, in linear light.",
-        parameters: [ParameterInfo("ev", label: "Exposure", range: -10...10, default: 0, unit: "EV",
+        parameters: [ParameterInfo("ev", range: -10...10, unit: "EV",
                                    doc: "Stops: +1 doubles the light, −1 halves it (CIExposureAdjust's inputEV).")])
 
     public let ev: Double

@@ -7,7 +7,7 @@ public struct Gamma: PointwiseFilter {
         name: "gamma", coreImageName: "CIGammaAdjust",
         summary: "Raise every sample to a power (0.5 brightens, 2 darkens).",
         parameters: [
-            ParameterInfo("power", label: "Power", range: 0.01...10, default: 1, doc: "Exponent (CIGammaAdjust's inputPower)."),
+            ParameterInfo("power", range: 0.01...10, doc: "Exponent (CIGammaAdjust's inputPower)."),
         ])
 
     public let power: Float

@@ -8,7 +8,7 @@ public struct GaussianBlur: Filter {
         name: "gaussianBlur", coreImageName: "CIGaussianBlur",
         summary: "Gaussian blur, kernel truncated at ±3σ, frame edge clamped.",
         parameters: [
-            ParameterInfo("sigma", label: "Sigma", range: 0...500, default: 10, unit: "px",
+            ParameterInfo("sigma", range: 0...500, unit: "px",
                           doc: "Standard deviation in pixels of the plane at native resolution (CIGaussianBlur's inputRadius)."),
         ])
 

@@ -9,8 +9,8 @@ public struct GuidedFilter: Filter {
         name: "guidedFilter", coreImageName: "CIEdgePreserveUpsampleFilter (closest)",
         summary: "Smooth a plane while keeping the image's edges (guided filter).",
         parameters: [
-            ParameterInfo("radius", label: "Radius", range: 1...100, default: 8, unit: "px", doc: "Window half side r in native image pixels."),
-            ParameterInfo("epsilon", label: "Epsilon", range: 1e-8...1, default: 1e-3,
+            ParameterInfo("radius", range: 1...100, unit: "px", doc: "Window half side r in native image pixels."),
+            ParameterInfo("epsilon", range: 1e-8...1,
                           doc: "Regularisation: larger smooths across weaker edges (guide values are 0...1)."),
         ])
 

@@ -9,9 +9,9 @@ public struct HexagonalPixellate: Filter {
         name: "hexagonalPixellate", coreImageName: "CIHexagonalPixellate",
         summary: "Hexagonal mosaic.",
         parameters: [
-            ParameterInfo("scale", label: "Scale", range: 1...1000, default: 8, unit: "px", doc: "Distance between neighbouring cell centres."),
-            ParameterInfo("centerX", label: "Centre x", range: -1e6...1e6, default: 0, unit: "px", doc: "A cell centre (x), native pixels."),
-            ParameterInfo("centerY", label: "Centre y", range: -1e6...1e6, default: 0, unit: "px", doc: "A cell centre (y), native pixels."),
+            ParameterInfo("scale", range: 1...1000, unit: "px", doc: "Distance between neighbouring cell centres."),
+            ParameterInfo("centerX", range: -1e6...1e6, unit: "px", doc: "A cell centre (x), native pixels."),
+            ParameterInfo("centerY", range: -1e6...1e6, unit: "px", doc: "A cell centre (y), native pixels."),
         ])
 
     public let scale: Double

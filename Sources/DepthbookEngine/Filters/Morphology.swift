@@ -17,7 +17,7 @@ public struct Morphology: Filter {
         name: "morphology", coreImageName: "CIMorphologyMaximum / CIMorphologyMinimum / CIMorphologyRectangle*",
         summary: "Dilate (max), erode (min), open (erode then dilate) or close (dilate then erode).",
         parameters: [
-            ParameterInfo("radius", label: "Radius", range: 0...256, default: 4, unit: "px",
+            ParameterInfo("radius", range: 0...256, unit: "px",
                           doc: "Element radius in pixels at native resolution (disc: x² + y² ≤ r²; square: half side)."),
         ])
 

@@ -7,9 +7,9 @@ public struct MotionBlur: Filter {
         name: "motionBlur", coreImageName: "CIMotionBlur",
         summary: "Blur along a direction, as if the camera moved during the exposure.",
         parameters: [
-            ParameterInfo("radius", label: "Radius", range: 0...200, default: 20, unit: "px",
+            ParameterInfo("radius", range: 0...200, unit: "px",
                           doc: "Half length of the streak in native pixels (rounded after scaling)."),
-            ParameterInfo("angle", label: "Angle", range: -360...360, default: 0, unit: "°",
+            ParameterInfo("angle", range: -360...360, unit: "°",
                           doc: "Direction of motion; 0 is horizontal, 90 vertical (image y grows downwards)."),
         ])
 

@@ -6,7 +6,7 @@ public struct PercentileThreshold: Filter {
         name: "percentileThreshold", coreImageName: "CIAreaHistogram + CIColorThreshold",
         summary: "Binary mask of the samples at or above the plane's p-th percentile.",
         parameters: [
-            ParameterInfo("percentile", label: "Percentile", range: 0...100, default: 50, unit: "%",
+            ParameterInfo("percentile", range: 0...100, unit: "%",
                           doc: "Which percentile of the valid samples to cut at."),
         ])
 

@@ -11,8 +11,8 @@ public struct Resample: Filter {
         name: "resample", coreImageName: "CILanczosScaleTransform",
         summary: "Resample to a new size with nearest, bilinear, bicubic or Lanczos interpolation (half-pixel centres, edges clamped).",
         parameters: [
-            ParameterInfo("width", label: "Width", range: 1...65536, default: 1, unit: "px", doc: "Output width at full resolution."),
-            ParameterInfo("height", label: "Height", range: 1...65536, default: 1, unit: "px", doc: "Output height at full resolution."),
+            ParameterInfo("width", range: 1...65536, unit: "px", doc: "Output width at full resolution."),
+            ParameterInfo("height", range: 1...65536, unit: "px", doc: "Output height at full resolution."),
         ])
 
     public let size: PixelSize

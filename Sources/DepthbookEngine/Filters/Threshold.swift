@@ -4,7 +4,7 @@ public struct Threshold: PointwiseFilter {
         name: "threshold", coreImageName: "CIColorThreshold",
         summary: "Binary mask: 1 where value ≥ threshold, 0 elsewhere and in holes.",
         parameters: [
-            ParameterInfo("threshold", label: "Threshold", range: -1e9...1e9, default: 0.5,
+            ParameterInfo("threshold", range: -1e9...1e9,
                           doc: "Cut value, in the plane's own units."),
         ])
 

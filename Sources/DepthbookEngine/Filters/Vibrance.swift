@@ -7,7 +7,7 @@ public struct Vibrance: PointwiseFilter {
     public static let info = FilterInfo(
         name: "vibrance", coreImageName: "CIVibrance",
         summary: "Saturation boost weighted towards unsaturated colours.",
-        parameters: [ParameterInfo("amount", label: "Amount", range: -1...1, default: 0,
+        parameters: [ParameterInfo("amount", range: -1...1,
                                    doc: "Strength; 0 leaves the image unchanged.")])
 
     public let amount: Float

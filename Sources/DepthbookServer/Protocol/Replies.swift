@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Foundation
 
 /// Builds the JSON text frames the server sends: replies (exactly one per request) and events.
@@ -14,6 +15,8 @@ public enum ReplyEncoder {
         struct Body: Encodable {
             var code: String
             var message: String
+            var cell: String?
+            var parameter: String?
         }
         var id: Int?
         var type = "reply"
@@ -47,8 +50,8 @@ public enum ReplyEncoder {
     }
 
     public static func failure(id: Int?, error: ProtocolError) -> [UInt8] {
-        let failure = Failure(id: id, error: .init(code: error.code.rawValue, message: error.message))
-        // Two strings and an integer always encode; the fallback only keeps the signature total.
+        let failure = Failure(id: id, error: .init(code: error.code.rawValue, message: error.message, cell: error.cell, parameter: error.parameter))
+        // Strings and an integer always encode; the fallback only keeps the signature total.
         return (try? Array(encoder().encode(failure))) ?? Array(#"{"id":null,"type":"reply","ok":false}"#.utf8)
     }
 

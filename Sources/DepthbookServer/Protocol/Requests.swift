@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Foundation
 
 /// The `id` and `type` every request carries, read before the rest so even a malformed request gets a reply

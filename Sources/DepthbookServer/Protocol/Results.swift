@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 
 /// The `result` objects of replies, one type per request (see the table in `docs/protocol.md`).
 struct HelloResult: Encodable, Sendable {

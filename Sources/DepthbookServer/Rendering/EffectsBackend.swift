@@ -1,6 +1,7 @@
 import DepthbookCodecs
 import DepthbookEffects
 import DepthbookEngine
+import DepthbookProtocol
 import Foundation
 
 /// The studio's real backend: samples and effects from DepthbookEffects, files through DepthbookCodecs.

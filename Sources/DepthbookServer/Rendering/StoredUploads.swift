@@ -1,6 +1,7 @@
 import DepthbookCodecs
 import DepthbookEffects
 import DepthbookEngine
+import DepthbookProtocol
 
 /// Uploaded pictures as effects ask for them (Backdrop's own background), read from the upload folder. A
 /// pair upload (image + depth map) names a photo, not a picture, and is refused here.

@@ -1,5 +1,6 @@
 import DepthbookEffects
 import DepthbookFrames
+import DepthbookProtocol
 
 /// Which output of a cell a render feeds: its preview or its 1:1 crop. Each has its own sequence of frames.
 public struct RenderSlot: Sendable, Hashable, CustomStringConvertible {
@@ -43,11 +44,12 @@ public struct RenderJob: Sendable, Equatable {
     /// Whether its frame may still go out when newer requests came meanwhile (coarse passes and refreshes).
     public var deliveredWhenSuperseded: Bool { coarse || refresh }
 
-    /// The size actually rendered: a coarse pass renders a preview at half width (never under 64 px). Never
+    /// The size actually rendered: a coarse pass renders a preview at half width (never under the limits'
+    /// `coarseMinimumWidth`). Never
     /// smaller: a quarter-width frame on a large preview is a blur, not a picture that follows the slider.
     public var target: CellRenderRequest {
         guard coarse, request.target.isPreview else { return request.target }
-        return .preview(width: max(64, request.target.width / 2))
+        return .preview(width: max(Limits.studio.coarseMinimumWidth, request.target.width / 2))
     }
 }
 
@@ -81,7 +83,15 @@ public struct RenderScheduler: Sendable {
 
     public enum RequestError: Error, Equatable {
         /// The request's sequence number is older than one already seen for the slot.
-        case stale(newest: Int)
+        case stale(seq: Int, newest: Int, cell: String)
+
+        /// How the page hears of it: the one place the refusal is worded.
+        var protocolError: ProtocolError {
+            switch self {
+            case .stale(let seq, let newest, let cell):
+                ProtocolError(.badRequest, "seq \(seq) is older than \(newest), already seen for cell \"\(cell)\"", cell: cell)
+            }
+        }
     }
 
     private struct SlotState: Sendable {
@@ -106,8 +116,8 @@ public struct RenderScheduler: Sendable {
     /// A new request from the page. Sequence numbers may repeat for a slot (a change re-renders the cells
     /// below it with the same number) but never go back.
     public mutating func request(_ request: FrameRequest) throws(RequestError) -> [Action] {
+        if let stale = staleness(request.seq, for: request.slot) { throw stale }
         var state = slots[request.slot] ?? SlotState(newestSeq: request.seq)
-        guard request.seq >= state.newestSeq else { throw .stale(newest: state.newestSeq) }
         state.newestSeq = request.seq
         let job = makeJob(request, coarse: request.interactive && isPreview(request))
         var actions: [Action] = []
@@ -172,6 +182,13 @@ public struct RenderScheduler: Sendable {
     public func isCurrent(slot: RenderSlot, seq: Int, coarse: Bool) -> Bool {
         guard let state = slots[slot], seq >= state.floor else { return false }
         return coarse || (state.newestSeq == seq && state.pending == nil)
+    }
+
+    /// Why `seq` may not be asked for `slot`: older than one already seen for it. The one check of sequence
+    /// numbers, made by a change before it touches the notebook and by every request for a render.
+    public func staleness(_ seq: Int, for slot: RenderSlot) -> RequestError? {
+        guard let newest = slots[slot]?.newestSeq, seq < newest else { return nil }
+        return .stale(seq: seq, newest: newest, cell: slot.cell)
     }
 
     /// The newest sequence number seen for a slot.

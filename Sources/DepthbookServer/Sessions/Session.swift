@@ -1,7 +1,8 @@
 import DepthbookEffects
+import DepthbookFrames
+import DepthbookProtocol
 import Foundation
 import Synchronization
-import DepthbookFrames
 
 /// A studio session: the notebook and photo one page works on, its renders, and the connections attached
 /// to it (one editor, any number of view-only watchers). It outlives its connections for a grace period
@@ -12,8 +13,10 @@ public final class Session: Sendable {
     let resumeKey: String
     /// The render pool's name for this session (its fair share is per session).
     let owner: RenderPool.Owner
-    private let pool: RenderPool
-    private let photos: PhotoCache
+    let pool: RenderPool
+    let photos: PhotoCache
+    /// The state machine's data. Only `Session`'s own files lock it (this one, `SessionConnections.swift`,
+    /// `SessionRenders.swift`); everyone else goes through the named operations below.
     let state: Mutex<State>
 
     struct Attached: Sendable {
@@ -81,312 +84,59 @@ public final class Session: Sendable {
         return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    // MARK: Connections
+    // MARK: Edits: the named operations on the state (the edits themselves are in SessionEdits.swift)
 
-    /// Attaches `connection`; an editor taking over demotes a previous editor to watcher.
-    /// Returns the frames to replay so the new page shows what the others see.
-    func attach(_ connection: ClientConnection, role: SessionRole) {
-        let replay: [(RenderSlot, PendingFrameRecord)] = state.withLock { s in
-            if role == .edit {
-                for (key, var other) in s.connections where other.role == .edit {
-                    other.role = .watch
-                    s.connections[key] = other
-                    other.connection.bind(self, role: .watch)
-                }
-            }
-            s.connections[connection.id] = Attached(connection: connection, role: role)
-            s.detachedSince = nil
-            return s.lastFrames.map { ($0.key, $0.value) }
-        }
-        connection.bind(self, role: role)
-        for (slot, record) in replay {
-            connection.sendFrame(PendingFrame(seq: record.seq, bytes: record.bytes) { [weak self] in
-                self?.isCurrent(slot: slot, seq: record.seq, coarse: record.coarse) ?? false
-            }, for: slot)
-        }
+    /// What the session shows now: its notebook, its photo, the saved version it is and the one a save records
+    /// as its parent.
+    var shown: (notebook: Notebook?, photo: OpenPhoto?, shared: String?, parent: String?) {
+        state.withLock { ($0.notebook, $0.photo, $0.shared, $0.parent) }
     }
 
-    /// A page left. With nobody left to see them, renders in flight stop and queued ones never start: a page
-    /// that sent a burst and vanished costs nothing more (a page that comes back asks again).
-    func detach(_ connection: ClientConnection) {
-        let actions: [RenderScheduler.Action] = state.withLock { s in
-            s.connections[connection.id] = nil
-            guard s.connections.isEmpty else { return [] }
-            s.detachedSince = .now
-            return s.scheduler.dropWork()
-        }
-        perform(actions)
+    /// A notebook opened on its photo: what was rendering for the old one stops.
+    func open(_ notebook: Notebook, shared: String?, photo: OpenPhoto) {
+        state.withLock { $0.open(notebook, shared: shared, photo: photo) }
+        invalidateRenders()
     }
 
-    /// Sends a text message to every attached connection (or only to those with `role`).
-    /// The message is built only when someone will receive it (a slider move with no watcher costs nothing).
-    func broadcast(only role: SessionRole? = nil, except: UInt64? = nil, _ message: () -> [UInt8]) {
-        let targets = state.withLock { s in
-            s.connections.values.filter { (role == nil || $0.role == role) && $0.connection.id != except }.map(\.connection)
-        }
-        guard !targets.isEmpty else { return }
-        let bytes = message()
-        for connection in targets { connection.sendText(bytes) }
+    /// Another photo under the same recipe; returns the notebook as it now is.
+    func change(to photo: OpenPhoto) -> Notebook? {
+        let notebook = state.withLock { $0.change(to: photo) }
+        invalidateRenders()
+        return notebook
     }
 
-    func isCurrent(slot: RenderSlot, seq: Int, coarse: Bool) -> Bool {
-        state.withLock { $0.scheduler.isCurrent(slot: slot, seq: seq, coarse: coarse) }
+    /// The whole notebook replaced (and its photo, when it names another).
+    func replace(with notebook: Notebook, photo: OpenPhoto?) {
+        state.withLock { $0.replace(with: notebook, photo: photo) }
+        invalidateRenders()
     }
 
-    /// Ends every render (the session is being dropped).
-    func close() {
-        let actions = state.withLock { s in
-            s.connections.removeAll()
-            return s.scheduler.cancelAll()
-        }
-        perform(actions)
-        pool.forget(owner: owner)
+    /// A parameter change checked and merged: the renders it needs, and the notebook as it now is.
+    func apply(_ set: StudioRequest.SetParams) throws -> (requests: [FrameRequest], notebook: Notebook?) {
+        try state.withLock { s in (try s.apply(set), s.notebook) }
     }
 
-    // MARK: Rendering
-
-    /// Renders accepted by the scheduler, started only once the request's reply is on its way (so the page
-    /// always sees `{cell, seq}` before the frames that answer it).
-    struct RenderKickoff: Sendable {
-        fileprivate let session: Session
-        fileprivate let actions: [RenderScheduler.Action]
-
-        func start() { session.perform(actions) }
+    /// A preview of `cell` at `width` is wanted: checked, and the width remembered for the cells below a change.
+    func willPreview(_ cell: String, width: Int) throws {
+        try state.withLock { try $0.willPreview(cell, width: width) }
     }
 
-    /// Asks for renders. The first request is the one the page made: if its seq is stale the whole call is
-    /// refused; the others (cells below it) are skipped quietly when stale.
-    func requestRenders(_ requests: [FrameRequest]) throws(ProtocolError) -> RenderKickoff {
-        let outcome: Result<[RenderScheduler.Action], ProtocolError> = state.withLock { s in
-            var actions: [RenderScheduler.Action] = []
-            for (index, request) in requests.enumerated() {
-                do {
-                    actions += try s.scheduler.request(request)
-                } catch {
-                    if index == 0, case RenderScheduler.RequestError.stale(let newest) = error {
-                        return .failure(.badRequest("seq \(request.seq) is older than \(newest), already seen for cell \"\(request.slot.cell)\""))
-                    }
-                }
-            }
-            return .success(actions)
-        }
-        return RenderKickoff(session: self, actions: try outcome.get())
+    /// A crop of `cell` is wanted: checked against the notebook and the photo's size.
+    func willCrop(_ cell: String, x: Int, y: Int, width: Int, height: Int) throws {
+        try state.withLock { try $0.willCrop(cell, x: x, y: y, width: width, height: height) }
     }
 
-    /// Cancels everything in flight: the photo or the notebook's structure changed under it.
-    func invalidateRenders() {
-        let actions = state.withLock { s in
-            s.lastFrames.removeAll()
-            return s.scheduler.cancelAll()
-        }
-        perform(actions)
+    /// `notebook` was saved as `id`.
+    func saved(_ notebook: Notebook, as id: String) {
+        state.withLock { $0.saved(notebook, as: id) }
     }
 
-    fileprivate func perform(_ actions: [RenderScheduler.Action]) {
-        for action in actions {
-            switch action {
-            case .start(let job): start(job)
-            case .cancel(let ticket): state.withLock { $0.cancelFlags[ticket] }?.cancel()
-            case .deliver, .reportFailure: break  // only `finished` produces these, handled in `complete`
-            }
-        }
-    }
+    /// Claims the session's one export; false while another runs. `endExport` gives it back.
+    func beginExport() -> Bool { state.withLock { $0.beginExport() } }
+    func endExport() { state.withLock { $0.exporting = false } }
 
-    private func start(_ job: RenderJob) {
-        let flag = CancelFlag()
-        let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
-            s.cancelFlags[job.ticket] = flag
-            guard let notebook = s.notebook, let photo = s.photo else { return nil }
-            return (notebook, photo.reference)
-        }
-        pool.submit(owner: owner) { [self] in
-            guard let (notebook, reference) = snapshot else {
-                complete(job, outcome: .failed("open a notebook and a photo first"), frame: nil)
-                return
-            }
-            let renderer: any PhotoRenderer
-            do {
-                renderer = try photos.photo(reference).renderer
-            } catch {
-                StudioMetrics.shared.decodeFailed()
-                complete(job, outcome: .failed(Self.message(for: error)), frame: nil)
-                return
-            }
-            if flag.isCancelled {
-                complete(job, outcome: .cancelled, frame: nil)
-                return
-            }
-            let started = ContinuousClock.now
-            do {
-                let rendered = try renderer.render(notebook: notebook, cell: job.request.slot.cell,
-                                                   target: job.target,
-                                                   isCancelled: { flag.isCancelled })
-                let elapsed = ContinuousClock.now - started
-                StudioMetrics.shared.recordRender(job.metricKind, took: elapsed)
-                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-                var header = FrameHeader(cell: job.request.slot.cell, seq: job.request.seq, kind: job.request.slot.kind,
-                                         width: rendered.width, height: rendered.height, coarse: job.coarse,
-                                         renderMs: (ms * 100).rounded() / 100,
-                                         cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)
-                header.chosen = rendered.chosen.isEmpty ? nil : rendered.chosen
-                header.notes = rendered.notes.isEmpty ? nil : rendered.notes
-                complete(job, outcome: .rendered, frame: BinaryFrame.encode(header: header, jpeg: rendered.jpeg))
-            } catch {
-                complete(job, outcome: flag.isCancelled ? .cancelled : .failed(Self.message(for: error)), frame: nil)
-            }
-        }
-    }
-
-    private func complete(_ job: RenderJob, outcome: RenderOutcome, frame: [UInt8]?) {
-        // For the send-time check, a refresh counts as coarse: it may go out although newer requests came.
-        let slot = job.request.slot, seq = job.request.seq, coarse = job.deliveredWhenSuperseded
-        let (actions, targets, prepare) = state.withLock { s in
-            s.cancelFlags[job.ticket] = nil
-            let actions = s.scheduler.finished(job, outcome: outcome, shared: pool.othersBusy(than: owner))
-            let delivered = actions.contains(.deliver(job))
-            var prepare: RenderJob?
-            // Only while the session has the machine to itself: with others rendering, their frames come first
-            // (twenty sessions' p95 rose from about 240 to 270 ms when every session prepared its cells).
-            if delivered, !job.coarse, !job.refresh, job.request.target.isPreview, let photo = s.photo?.reference,
-               !pool.othersBusy(than: owner),
-               s.preparedForDrag.insert(PreparedPreview(photo: photo, cell: slot.cell, width: job.target.width)).inserted {
-                prepare = job
-            }
-            if outcome == .cancelled || (frame != nil && !delivered) { StudioMetrics.shared.frameSuperseded() }
-            if let frame, delivered {
-                s.frameStamp += 1
-                s.lastFrames[slot] = PendingFrameRecord(seq: seq, coarse: coarse, bytes: frame, stamp: s.frameStamp)
-                Self.trimKeptFrames(&s.lastFrames, to: keptFrameBytes)
-            }
-            return (actions, s.connections.values.map(\.connection), prepare)
-        }
-        if let prepare { prepareForDrag(prepare) }
-        for action in actions {
-            switch action {
-            case .deliver:
-                guard let frame else { continue }
-                for connection in targets {
-                    connection.sendFrame(PendingFrame(seq: seq, bytes: frame) { [weak self] in
-                        self?.isCurrent(slot: slot, seq: seq, coarse: coarse) ?? false
-                    }, for: slot)
-                }
-            case .reportFailure(_, let message):
-                let event = ReplyEncoder.event("cellError", [
-                    "cell": .string(slot.cell), "seq": .number(Double(seq)), "kind": .string(slot.kind.rawValue),
-                    "message": .string(message),
-                ])
-                for connection in targets { connection.sendText(event) }
-            default:
-                break
-            }
-        }
-        perform(actions)
-    }
-
-    /// Once a cell's first full preview on a photo is up, renders it again in the background as a drag would:
-    /// at the same width once more and at the coarse width twice, frames nobody is sent. The photo is then
-    /// reduced to the coarse width, and the sides of the recipe that a slider does not move are kept at both
-    /// widths (a pointwise stage is kept the second time it is asked for, `RenderCache.isRepeat`). Without it
-    /// the first changes of the first drag paid for both: the first coarse frame of the pug's result waited
-    /// 59 ms for the reduction, and the longest gap a person saw was always the second one, 76–89 ms.
-    private func prepareForDrag(_ job: RenderJob) {
-        let cell = job.request.slot.cell, full = job.target, coarse = RenderJob(ticket: 0, request: job.request, coarse: true).target
-        withRenderer({ notebook, renderer in
-            for target in [full, coarse, coarse] {
-                try renderer.prepare(notebook: notebook, cell: cell, target: target)
-            }
-        }, completion: { _ in })
-    }
-
-    /// Runs `work` with this session's renderer as one of its pool jobs (background work: after any frame
-    /// the session is waiting for), so it never overlaps a render. The notebook is the one current when the
-    /// job runs, so a coalesced answer reflects the newest change.
-    func withRenderer<T: Sendable>(priority: RenderPool.Priority = .background,
-                                   _ work: @escaping @Sendable (Notebook, any PhotoRenderer) throws -> T,
-                                   completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
-        guard state.withLock({ $0.notebook != nil && $0.photo != nil }) else {
-            completion(.failure(.badRequest("open a notebook first")))
-            return
-        }
-        pool.submit(owner: owner, priority: priority) { [self] in
-            let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
-                guard let notebook = s.notebook, let photo = s.photo else { return nil }
-                return (notebook, photo.reference)
-            }
-            guard let (notebook, reference) = snapshot else {
-                completion(.failure(.badRequest("open a notebook first")))
-                return
-            }
-            do {
-                let renderer = try photos.photo(reference).renderer
-                completion(.success(try work(notebook, renderer)))
-            } catch let error as ProtocolError {
-                completion(.failure(error))
-            } catch {
-                completion(.failure(ProtocolError(.unsupported, Self.message(for: error))))
-            }
-        }
-    }
-
-    /// A histogram of `reference`, computed once for every request that asks for it while one is waiting or
-    /// running; at most `Session.histogramsWaiting` distinct ones wait per session (watchers' included).
-    func histogram(reference: String, bins: Int, completion: @escaping @Sendable (Result<HistogramReply, ProtocolError>) -> Void) {
-        let key = HistogramKey(reference: reference, bins: bins)
-        switch state.withLock({ $0.histograms.join(key, completion) }) {
-        case .joined: return
-        case .full:
-            completion(.failure(ProtocolError(.tooLarge, "\(Self.histogramsWaiting) histograms are already waiting in this session; ask again when they are answered")))
-            return
-        case .first: break
-        }
-        withRenderer({ notebook, renderer in
-            let started = ContinuousClock.now
-            defer { StudioMetrics.shared.recordRender(.histogram, since: started) }
-            return try renderer.histogram(notebook: notebook, reference: reference, bins: bins)
-        }, completion: { [self] result in
-            for waiter in state.withLock({ $0.histograms.finish(key) }) { waiter(result) }
-        })
-    }
-
-    static let histogramsWaiting = 16
-
-    /// Lets the oldest kept frames go until the rest fit in `limit` bytes (the newest always stays).
-    static func trimKeptFrames(_ frames: inout [RenderSlot: PendingFrameRecord], to limit: Int) {
-        var total = frames.values.reduce(0) { $0 + $1.bytes.count }
-        while total > limit, frames.count > 1, let oldest = frames.min(by: { $0.value.stamp < $1.value.stamp }) {
-            total -= oldest.value.bytes.count
-            frames[oldest.key] = nil
-        }
-    }
-
-    static func message(for error: any Error) -> String {
-        String(describing: error)
-    }
-}
-
-/// Set by the session when a render is superseded; the renderer polls it at stage boundaries.
-final class CancelFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    func cancel() { flag.store(true, ordering: .relaxed) }
-    var isCancelled: Bool { flag.load(ordering: .relaxed) }
-}
-
-struct HistogramKey: Hashable, Sendable {
-    var reference: String
-    var bins: Int
-}
-
-/// What a session remembers of its photo: enough to answer and check requests without the decoded planes.
-struct OpenPhoto: Sendable {
-    var reference: PhotoReference
-    var facts: JSONValue
-    var width: Int
-    var height: Int
-
-    init(_ loaded: LoadedPhoto) {
-        reference = loaded.reference
-        facts = loaded.facts
-        width = loaded.photo.width
-        height = loaded.photo.height
+    /// Whether nobody has been attached for longer than `grace`.
+    func isExpired(now: ContinuousClock.Instant, grace: Duration) -> Bool {
+        state.withLock { s in s.detachedSince.map { now - $0 > grace } ?? false }
     }
 }

@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 
 /// The changes a page makes to its session, as plain edits of `Session.State`: no locks, no sockets, no
 /// files. `Studio` loads what they need (a notebook, a photo) and applies them under the session's lock;
@@ -36,9 +37,7 @@ extension Session.State {
     /// While a slider moves, cells the page has scrolled away (`offscreen`) wait for the drag's last change.
     mutating func apply(_ set: StudioRequest.SetParams) throws -> [FrameRequest] {
         guard var notebook else { throw ProtocolError.badRequest("open a notebook first") }
-        if let newest = scheduler.newestSeq(for: RenderSlot(cell: set.cell, kind: .preview)), newest > set.seq {
-            throw ProtocolError.badRequest("seq \(set.seq) is older than \(newest), already seen for cell \"\(set.cell)\"")
-        }
+        if let stale = scheduler.staleness(set.seq, for: RenderSlot(cell: set.cell, kind: .preview)) { throw stale.protocolError }
         guard let index = notebook.cells.firstIndex(where: { $0.id == set.cell }) else {
             throw ProtocolError.notFound("no cell \"\(set.cell)\" in the notebook")
         }
@@ -47,7 +46,7 @@ extension Session.State {
             // A step's parameters against its effect's table, a formula's against the sliders its line declares.
             try ParameterCheck.check(set.params, unset: unset, cell: notebook.cells[index])
         } catch {
-            throw ProtocolError.badRequest("cell \"\(set.cell)\": \(error)")
+            throw ProtocolError(.badRequest, "cell \"\(set.cell)\": \(error)", cell: set.cell, parameter: error.parameterName)
         }
         var params = notebook.cells[index].params ?? [:]
         params.merge(set.params) { _, new in new }
@@ -59,7 +58,7 @@ extension Session.State {
         self.notebook = notebook
         let interactive = set.interactive ?? false
         var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
-                                     target: .preview(width: previewWidths[set.cell] ?? 1024), interactive: interactive)]
+                                     target: .preview(width: previewWidths[set.cell] ?? Limits.studio.defaultPreviewWidth), interactive: interactive)]
         let waiting = interactive ? Set(set.offscreen ?? []) : []
         for cell in notebook.dependents(of: set.cell) where !waiting.contains(cell) {
             guard let width = previewWidths[cell] else { continue }
@@ -67,6 +66,31 @@ extension Session.State {
                                          target: .preview(width: width), interactive: interactive))
         }
         return requests
+    }
+
+    /// A preview of `cell` (a cell with an image, or a photo plane) at `width`: remembered, so a change renders
+    /// the cells below it at the width the page shows them.
+    mutating func willPreview(_ cell: String, width: Int) throws {
+        try checkRenderable(cell)
+        previewWidths[cell] = width
+    }
+
+    /// A crop of `cell`, which must lie inside the photo.
+    func willCrop(_ cell: String, x: Int, y: Int, width: Int, height: Int) throws {
+        try checkRenderable(cell)
+        // Compared as `x > photo width − width`, which cannot overflow for any x the decoder lets through.
+        if let photo, x > photo.width - width || y > photo.height - height {
+            throw ProtocolError.badRequest("the crop must lie inside the \(photo.width)×\(photo.height) image")
+        }
+    }
+
+    private func checkRenderable(_ cell: String) throws {
+        guard let notebook else { throw ProtocolError.badRequest("open a notebook first") }
+        if PhotoReferences.all.contains(cell) { return }
+        guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell or photo plane \"\(cell)\" in the notebook") }
+        guard found.kind.rendersImage else {
+            throw ProtocolError.badRequest("cell \"\(cell)\" is a \(found.kindName) cell and has no image")
+        }
     }
 
     /// `notebook` was saved as `id`: the session is that version unless it changed while saving.
@@ -80,5 +104,20 @@ extension Session.State {
     mutating func beginExport() -> Bool {
         defer { exporting = true }
         return !exporting
+    }
+}
+
+/// What a session remembers of its photo: enough to answer and check requests without the decoded planes.
+struct OpenPhoto: Sendable {
+    var reference: PhotoReference
+    var facts: JSONValue
+    var width: Int
+    var height: Int
+
+    init(_ loaded: LoadedPhoto) {
+        reference = loaded.reference
+        facts = loaded.facts
+        width = loaded.photo.width
+        height = loaded.photo.height
     }
 }

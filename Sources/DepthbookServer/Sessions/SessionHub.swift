@@ -35,8 +35,9 @@ public final class SessionHub: Sendable {
         let all = sessions.withLock { Array($0.values) }
         var found = Set<String>()
         for session in all {
-            let (notebook, photo) = session.state.withLock { ($0.notebook, $0.photo?.reference) }
-            if case .upload(let id) = photo { found.insert(id) }
+            let shown = session.shown
+            let notebook = shown.notebook
+            if case .upload(let id) = shown.photo?.reference { found.insert(id) }
             if let notebook, let json = try? JSONEncoder().encode(notebook) { found.formUnion(UploadReferences.scan(json)) }
         }
         return found
@@ -49,7 +50,7 @@ public final class SessionHub: Sendable {
     public func sweep(now: ContinuousClock.Instant = .now) -> Int {
         let expired: [Session] = sessions.withLock { all in
             let gone = all.values.filter { session in
-                session.state.withLock { s in s.detachedSince.map { now - $0 > gracePeriod } ?? false }
+                session.isExpired(now: now, grace: gracePeriod)
             }
             for session in gone { all[session.id] = nil }
             return gone

@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Foundation
 
 /// The studio behind the socket: answers each request of a connection with exactly one reply, and drives
@@ -113,7 +114,7 @@ public final class Studio: Sendable {
         case .export(let export):
             self.export(export, id: id, session, connection: connection, reply: reply)
         case .checkFormula(let check):
-            guard let notebook = session.state.withLock({ $0.notebook }) else {
+            guard let notebook = session.shown.notebook else {
                 reply(.failure(.badRequest("open a notebook first")))
                 return
             }
@@ -144,16 +145,13 @@ public final class Studio: Sendable {
         } else {
             (session, role, resumed) = (hub.create(), .edit, false)
         }
-        let snapshot = session.state.withLock { ($0.notebook, $0.photo?.facts, $0.shared) }
+        let shown = session.shown
         session.attach(connection, role: role)
         return HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: 1, server: serverName, resumed: resumed, role: role,
-                           access: connection.access, limits: .studio, planes: Self.photoPlanes.sorted(), notebook: snapshot.0, photo: snapshot.1, shared: snapshot.2)
+                           access: connection.access, limits: .studio, planes: PhotoReferences.all, notebook: shown.notebook, photo: shown.photo?.facts, shared: shown.shared)
     }
 
     // MARK: Helpers
-
-    /// Planes a preview or crop may name directly (`photo.disparity`), besides cell ids.
-    static let photoPlanes = Set(PhotoReferences.all)
 
     static func protocolError(_ error: any Error) -> ProtocolError {
         switch error {

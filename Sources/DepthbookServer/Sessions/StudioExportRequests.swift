@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Foundation
 
 /// An export: one per session at a time, rendered as background work with progress events, written by
@@ -13,12 +14,12 @@ extension Studio {
             ]))
         }
         // One export per session at a time; it stops when the page that asked for it is gone.
-        guard session.state.withLock({ $0.beginExport() }) else {
+        guard session.beginExport() else {
             reply(.failure(.badRequest("an export of this session is already running; wait for it to finish")))
             return
         }
         let done: @Sendable (Result<ExportResult, ProtocolError>) -> Void = { result in
-            session.state.withLock { $0.exporting = false }
+            session.endExport()
             reply(result.map { $0 })
         }
         session.withRenderer(priority: .long, { notebook, renderer in

@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookProtocol
 import Foundation
 
 /// The requests that change which notebook and photo a session shows, and saving it: each loads what it
@@ -21,8 +22,7 @@ extension Studio {
             throw ProtocolError.notFound("no saved notebook \"\(open.shared ?? "")\"")
         }
         let photo = try loadPhoto(notebook.photo)
-        session.state.withLock { $0.open(notebook, shared: shared, photo: OpenPhoto(photo)) }
-        session.invalidateRenders()
+        session.open(notebook, shared: shared, photo: OpenPhoto(photo))
         session.broadcast(only: .watch) {
             ReplyEncoder.notebookEvent(notebook, photo: photo.facts)
         }
@@ -31,8 +31,7 @@ extension Studio {
 
     func openPhoto(_ reference: PhotoReference, _ session: Session) throws -> PhotoResult {
         let photo = try loadPhoto(reference)
-        let notebook = session.state.withLock { $0.change(to: OpenPhoto(photo)) }
-        session.invalidateRenders()
+        let notebook = session.change(to: OpenPhoto(photo))
         session.broadcast(only: .watch) { ReplyEncoder.notebookEvent(notebook, photo: photo.facts) }
         return PhotoResult(photo: photo.facts)
     }
@@ -40,12 +39,9 @@ extension Studio {
     /// Everything is checked and the photo loaded before the session changes: a refused notebook leaves the
     /// session exactly as it was.
     func setNotebook(_ notebook: Notebook, _ session: Session, from connection: ClientConnection) throws -> NotebookResult {
-        let current = session.state.withLock { $0.notebook }
-        guard let current else { throw ProtocolError.badRequest("open a notebook before replacing it") }
-        do { try ParameterCheck.check(notebook) } catch { throw ProtocolError.badRequest("\(error)") }
+        guard let current = session.shown.notebook else { throw ProtocolError.badRequest("open a notebook before replacing it") }
         let photo = current.photo != notebook.photo ? try loadPhoto(notebook.photo) : nil
-        session.state.withLock { $0.replace(with: notebook, photo: photo.map(OpenPhoto.init)) }
-        session.invalidateRenders()
+        session.replace(with: notebook, photo: photo.map(OpenPhoto.init))
         session.broadcast(only: .watch) { ReplyEncoder.notebookEvent(notebook) }
         return NotebookResult(notebook: notebook)
     }
@@ -53,17 +49,18 @@ extension Studio {
     /// Saves the notebook as it is now. The store is written off the connection's queue, so a request behind the
     /// save (a list, a slider) is not held up by a slow or unreachable database; the reply comes when it is done.
     func save(_ session: Session, reply: @escaping @Sendable (Result<SaveResult, ProtocolError>) -> Void) {
-        guard let (notebook, parent, shared) = session.state.withLock({ s in s.notebook.map { ($0, s.parent, s.shared) } }) else {
+        let shown = session.shown
+        guard let notebook = shown.notebook else {
             reply(.failure(.badRequest("open a notebook before saving")))
             return
         }
         // Unchanged since it was opened or saved: it is that version already.
-        if let shared { return reply(.success(SaveResult(shared: shared, url: "/n/\(shared)"))) }
+        if let shared = shown.shared { return reply(.success(SaveResult(shared: shared, url: "/n/\(shared)"))) }
         storeWrites.async { [store] in
             reply(Result {
-                let id = try store.save(notebook, parent: parent)
+                let id = try store.save(notebook, parent: shown.parent)
                 // Marks the session saved only if it still shows what was saved (an edit may have come in meanwhile).
-                session.state.withLock { $0.saved(notebook, as: id) }
+                session.saved(notebook, as: id)
                 return SaveResult(shared: id, url: "/n/\(id)")
             }.mapError(Self.protocolError))
         }

@@ -1,13 +1,16 @@
-import DepthbookEffects
-
-/// Every bound on a number or size that arrives over the wire, in one place: the request decoder checks them
-/// before any work, and the page receives them in the `hello` reply instead of hard-coding its own.
+/// Every bound on a number or size that arrives over the wire or the command line, in one place: the request
+/// decoder checks them before any work, the renderer and the commands read them, and the page receives them in
+/// the `hello` reply instead of hard-coding its own.
 public struct Limits: Sendable, Equatable, Encodable {
     /// The largest text message accepted; anything longer is answered with `too_large` unread.
     public var maxMessageBytes = 1 << 20
     /// Sequence numbers, like ids, stay within JSON's exact integers (2^53 − 1), so `seq + 1` never overflows.
     public var maxSeq = 9_007_199_254_740_991
     public var previewWidth = 64...2048
+    /// The width a cell's preview renders at before the page has asked for one (a cell below the one moved).
+    public var defaultPreviewWidth = 1024
+    /// A coarse pass (the first frame of a drag) renders at half the preview's width, never narrower than this.
+    public var coarseMinimumWidth = 64
     /// A crop's side in pixels; its corner lies inside the image, whose side is at most `maxImageSide`.
     public var maxCropSide = 1024
     public var maxImageSide = 65_536
@@ -16,14 +19,20 @@ public struct Limits: Sendable, Equatable, Encodable {
     public var exportWidth = 16...2048
     public var defaultExportFrames = 12
     public var defaultExportWidth = 480
-    /// Notebook size at the door (setNotebook, saved and bundled notebooks): see `Notebook.Limits`.
-    public var notebook = Notebook.limits
+    /// Any render's width, headless or served: `depthbook render --width` and the renderer's own check (a
+    /// served render is already within `previewWidth`, `exportWidth` or the photo's own size).
+    public var renderWidth = 16...16_384
+    /// A loop's frame width from the command line (`depthbook wiggle`), where no other user shares the memory;
+    /// served exports stay within `exportWidth`.
+    public var loopWidth = 16...4_096
+    /// Notebook size at the door (setNotebook, saved and bundled notebooks).
+    public var notebook = NotebookLimits()
 
     public static let studio = Limits()
 
     enum CodingKeys: String, CodingKey {
         case maxMessageBytes, maxSeq, previewWidth, maxCropSide, maxImageSide, histogramBins, exportFrames, exportWidth
-        case defaultExportFrames, defaultExportWidth, notebook
+        case defaultPreviewWidth, defaultExportFrames, defaultExportWidth, renderWidth, loopWidth, notebook
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -32,6 +41,7 @@ public struct Limits: Sendable, Equatable, Encodable {
         try c.encode(maxMessageBytes, forKey: .maxMessageBytes)
         try c.encode(maxSeq, forKey: .maxSeq)
         try c.encode(range(previewWidth), forKey: .previewWidth)
+        try c.encode(defaultPreviewWidth, forKey: .defaultPreviewWidth)
         try c.encode(maxCropSide, forKey: .maxCropSide)
         try c.encode(maxImageSide, forKey: .maxImageSide)
         try c.encode(range(histogramBins), forKey: .histogramBins)
@@ -39,11 +49,13 @@ public struct Limits: Sendable, Equatable, Encodable {
         try c.encode(range(exportWidth), forKey: .exportWidth)
         try c.encode(defaultExportFrames, forKey: .defaultExportFrames)
         try c.encode(defaultExportWidth, forKey: .defaultExportWidth)
+        try c.encode(range(renderWidth), forKey: .renderWidth)
+        try c.encode(range(loopWidth), forKey: .loopWidth)
         try c.encode(notebook, forKey: .notebook)
     }
 
     /// `value` within `range`, or the error naming the field and the range.
-    func check(_ value: Int, in range: ClosedRange<Int>, _ field: String, unit: String = "") throws(ProtocolError) {
+    public func check(_ value: Int, in range: ClosedRange<Int>, _ field: String, unit: String = "") throws(ProtocolError) {
         guard range.contains(value) else {
             throw ProtocolError.badRequest("\"\(field)\" must be between \(range.lowerBound) and \(range.upperBound)\(unit), not \(value)")
         }

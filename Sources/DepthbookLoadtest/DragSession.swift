@@ -1,0 +1,274 @@
+import DepthbookEffects
+import DepthbookFrames
+import Foundation
+import Synchronization
+
+struct SessionResult: Sendable {
+    var latencies: [Double] = []
+    var frames = 0
+    var dropped = 0
+    var errors = 0
+    var firstError: String?
+    var finalCell = ""
+    var finalLatencies: [Double] = []
+    var finalUpdatesPerSecond: Double = 0
+    var finalMaxGap: Double = 0
+}
+
+/// One simulated page: opens the notebook, previews the slider's cell, then moves the slider at the rate.
+struct DragSession {
+    let options: Loadtest.Options
+    let index: Int
+    let upload: String?
+
+    final class Shared: Sendable {
+        let sentAt = Mutex<[Int: ContinuousClock.Instant]>([:])
+        let answered = Mutex<Set<Int>>([])
+        let latencies = Mutex<[Double]>([])
+        let frames = Atomic<Int>(0)
+        let errors = Atomic<Int>(0)
+        let replies = Mutex<[Int: JSONValue]>([:])
+        let cell = Mutex("")
+        let firstError = Mutex<String?>(nil)
+        /// The cell a person watches, and every frame of it: (seq, coarse, when).
+        let finalCell = Mutex("")
+        let finalFrames = Mutex<[(seq: Int, coarse: Bool, at: ContinuousClock.Instant)]>([])
+        /// Cells that have shown a full frame of the warm-up previews.
+        let warmed = Mutex<Set<String>>([])
+        /// Set when the slider's cell showed a full frame: the page then asks for its histogram.
+        let histogramWanted = Atomic<Bool>(false)
+
+        func fail(_ message: String) {
+            errors.wrappingAdd(1, ordering: .relaxed)
+            firstError.withLock { if $0 == nil { $0 = message } }
+        }
+    }
+
+    func run() -> SessionResult {
+        var result = SessionResult()
+        let client: WebSocketClient
+        do {
+            client = try WebSocketClient(endpoint: options.endpoint, path: options.path, origin: options.origin,
+                                         timeoutSeconds: options.timeoutSeconds)
+        } catch {
+            result.errors = 1
+            result.dropped = options.changes
+            return result
+        }
+        defer { client.shutdown() }
+        let shared = Shared()
+        let reader = Thread {
+            while let message = try? client.receive() {
+                Self.handle(message, shared: shared)
+            }
+        }
+        var nextID = 0
+        func request(_ type: String, _ fields: [String: JSONValue]) throws -> [String: JSONValue] {
+            nextID += 1
+            var object = fields
+            object["id"] = .number(Double(nextID))
+            object["type"] = .string(type)
+            let text = String(decoding: try JSONEncoder().encode(JSONValue.object(object)), as: UTF8.self)
+            try client.send(text: text)
+            let id = nextID
+            let deadline = ContinuousClock.now + .seconds(options.timeoutSeconds)
+            while ContinuousClock.now < deadline {
+                if let reply = shared.replies.withLock({ $0.removeValue(forKey: id) }) {
+                    guard case .object(let r) = reply, r["ok"] == .bool(true), case .object(let out) = r["result"] else {
+                        throw WebSocketClient.Failure("\(type) failed: \(reply)")
+                    }
+                    return out
+                }
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            throw WebSocketClient.Failure("no reply to \(type)")
+        }
+        do {
+            reader.start()
+            _ = try request("hello", ["protocol": .number(1)])
+            let opened = try request("openNotebook", ["name": .string(options.notebook)])
+            if let upload { _ = try request("openPhoto", ["photo": .object(["upload": .string(upload)])]) }
+            let notebook = try Self.notebook(in: opened["notebook"])
+            let cell = try Self.sliderCell(in: notebook)
+            shared.cell.withLock { $0 = cell }
+            // Every cell with a picture is previewed, as the page shows them all; the last one reading the
+            // slider's cell is what a person watches.
+            let previewed = notebook.cells.filter { $0.kind.rendersImage }.map(\.id)
+            let watched = notebook.dependents(of: cell).last ?? cell
+            let between = notebook.dependents(of: cell).dropLast()
+            shared.finalCell.withLock { $0 = watched }
+            result.finalCell = watched
+            var seq = 1
+            shared.sentAt.withLock { $0[seq] = .now }
+            for other in previewed where other != cell {
+                _ = try request("preview", ["cell": .string(other), "width": .number(Double(options.width)), "seq": .number(Double(seq))])
+            }
+            _ = try request("preview", ["cell": .string(cell), "width": .number(Double(options.width)), "seq": .number(Double(seq))])
+            try Self.waitFor(seq: seq, shared: shared, timeout: options.timeoutSeconds)
+            let warmDeadline = ContinuousClock.now + .seconds(options.timeoutSeconds)
+            while !shared.warmed.withLock({ $0.contains(watched) }), ContinuousClock.now < warmDeadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            shared.finalFrames.withLock { $0.removeAll() }
+            // The warm-up preview is not measured.
+            shared.latencies.withLock { $0.removeAll() }
+            shared.frames.store(0, ordering: .relaxed)
+
+            let interval = Duration.seconds(1 / max(0.1, options.rate))
+            var tick = ContinuousClock.now
+            var firstChangeSeq = 0
+            for change in 0..<options.changes {
+                seq += 1
+                if change == 0 { firstChangeSeq = seq }
+                // The slider sweeps 10...90 and back, as a hand dragging it would. Each session starts at its own
+                // point and is offset by a fraction, so no two sessions ask for the same value: nothing is
+                // answered from another session's cached render.
+                let phase = Double((change + index * 7) % 80) / 40
+                let percentile = 10 + 80 * (phase <= 1 ? phase : 2 - phase) + Double(index % 50) * 0.0137
+                let last = change == options.changes - 1
+                nextID += 1
+                var fields: [String: JSONValue] = [
+                    "id": .number(Double(nextID)), "type": .string("setParams"), "cell": .string(cell),
+                    "params": .object(["percentile": .number(percentile)]), "seq": .number(Double(seq)),
+                    "interactive": .bool(!last),
+                ]
+                if options.scrolledToSlider, !last { fields["offscreen"] = .array(between.map { .string($0) }) }
+                let message: JSONValue = .object(fields)
+                shared.sentAt.withLock { $0[seq] = .now }
+                try client.send(text: String(decoding: try JSONEncoder().encode(message), as: UTF8.self))
+                if shared.histogramWanted.exchange(false, ordering: .relaxed) {
+                    nextID += 1
+                    let histogram: JSONValue = .object(["id": .number(Double(nextID)), "type": .string("histogram"),
+                                                        "cell": .string(cell), "bins": .number(128)])
+                    try client.send(text: String(decoding: try JSONEncoder().encode(histogram), as: UTF8.self))
+                }
+                tick += interval
+                if !last, tick > .now { Thread.sleep(until: tick) }
+            }
+            let lastSent = ContinuousClock.now
+            try Self.waitFor(seq: seq, shared: shared, timeout: options.timeoutSeconds, full: true)
+            try Self.waitForFinal(seq: seq, shared: shared, timeout: options.timeoutSeconds)
+            Self.summariseFinal(shared: shared, from: firstChangeSeq, to: seq, until: lastSent, into: &result)
+            let answered = shared.answered.withLock { $0 }
+            result.dropped = (firstChangeSeq...seq).filter { !answered.contains($0) }.count
+        } catch {
+            result.errors += 1
+            shared.firstError.withLock { if $0 == nil { $0 = String(describing: error) } }
+            if result.dropped == 0 { result.dropped = options.changes - shared.answered.withLock { $0.filter { $0 > 1 }.count } }
+        }
+        result.latencies = shared.latencies.withLock { $0 }
+        result.frames = shared.frames.load(ordering: .relaxed)
+        result.errors += shared.errors.load(ordering: .relaxed)
+        result.firstError = shared.firstError.withLock { $0 }
+        return result
+    }
+
+    /// The notebook an `openNotebook` reply carries, as the studio's own model.
+    static func notebook(in reply: JSONValue?) throws -> Notebook {
+        guard let reply, let notebook = try? JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(reply)) else {
+            throw WebSocketClient.Failure("openNotebook returned no notebook")
+        }
+        return notebook
+    }
+
+    /// Waits until the watched cell shows the full frame answering the last change.
+    static func waitForFinal(seq: Int, shared: Shared, timeout: Int) throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if let error = shared.firstError.withLock({ $0 }) { throw WebSocketClient.Failure(error) }
+            if shared.finalFrames.withLock({ $0.contains { !$0.coarse && $0.seq >= seq } }) { return }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        throw WebSocketClient.Failure("no full frame of the watched cell for seq \(seq) within \(timeout) s")
+    }
+
+    /// Per change, the wait for the watched cell's full frame answering it or a newer one; and during the drag,
+    /// how often that cell's picture changed and its longest standstill.
+    static func summariseFinal(shared: Shared, from first: Int, to last: Int, until dragEnd: ContinuousClock.Instant,
+                               into result: inout SessionResult) {
+        func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+        let frames = shared.finalFrames.withLock { $0 }
+        let sent = shared.sentAt.withLock { $0 }
+        for seq in first...last {
+            guard let at = sent[seq], let answer = frames.first(where: { !$0.coarse && $0.seq >= seq && $0.at >= at }) else { continue }
+            result.finalLatencies.append(ms(answer.at - at))
+        }
+        guard let dragStart = sent[first] else { return }
+        let during = frames.filter { $0.at >= dragStart && $0.at <= dragEnd }.map(\.at)
+        let span = ms(dragEnd - dragStart)
+        if span > 0 { result.finalUpdatesPerSecond = Double(during.count) / (span / 1000) }
+        let marks = [dragStart] + during + [dragEnd]
+        result.finalMaxGap = zip(marks, marks.dropFirst()).map { ms($1 - $0) }.max() ?? 0
+    }
+
+    /// The depth-threshold notebook's mask (the first threshold step, or a step that sets `percentile`), else
+    /// the first step.
+    static func sliderCell(in notebook: Notebook) throws -> String {
+        let steps = notebook.cells.filter { $0.kind == .step }
+        let threshold = steps.first { $0.effect == "threshold" || $0.params?["percentile"] != nil }
+        guard let cell = threshold ?? steps.first else { throw WebSocketClient.Failure("the notebook has no step cell to drag") }
+        return cell.id
+    }
+
+    static func handle(_ message: WebSocketClient.Message, shared: Shared) {
+        switch message {
+        case .binary(let bytes):
+            guard let (header, _) = try? BinaryFrame.decode(bytes) else { return }
+            let now = ContinuousClock.now
+            if !header.coarse { shared.warmed.withLock { _ = $0.insert(header.cell) } }
+            if header.cell == shared.finalCell.withLock({ $0 }) {
+                shared.finalFrames.withLock { $0.append((header.seq, header.coarse, now)) }
+            }
+            guard header.cell == shared.cell.withLock({ $0 }) else { return }
+            if !header.coarse { shared.histogramWanted.store(true, ordering: .relaxed) }
+            shared.frames.wrappingAdd(1, ordering: .relaxed)
+            let first = shared.answered.withLock { $0.insert(header.seq).inserted }
+            if first, let sent = shared.sentAt.withLock({ $0[header.seq] }) {
+                let elapsed = now - sent
+                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                shared.latencies.withLock { $0.append(ms) }
+            }
+            // Full frames are also noted as -seq, so the end of the drag can wait for the final full preview.
+            if !header.coarse { shared.answered.withLock { _ = $0.insert(-header.seq) } }
+        case .text(let text):
+            guard case .object(let object) = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                shared.fail("a text message that is not JSON")
+                return
+            }
+            if object["type"] == .string("reply") {
+                if object["ok"] != .bool(true) { shared.fail(Self.errorMessage(object)) }
+                if case .number(let id) = object["id"] { shared.replies.withLock { $0[Int(id)] = .object(object) } }
+            } else if object["event"] == .string("cellError") {
+                shared.fail(Self.errorMessage(object))
+            }
+        }
+    }
+
+    static func errorMessage(_ object: [String: JSONValue]) -> String {
+        if case .object(let error) = object["error"], case .string(let message) = error["message"] { return message }
+        if case .string(let message) = object["message"] { return message }
+        return "an error without a message"
+    }
+
+    /// Waits for a frame answering `seq` (with `full`, its full-size frame); gives up at once when the server
+    /// refused a request or failed a render, since the frame will then never come.
+    static func waitFor(seq: Int, shared: Shared, timeout: Int, full: Bool = false) throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if let error = shared.firstError.withLock({ $0 }) { throw WebSocketClient.Failure(error) }
+            let done = shared.answered.withLock { full ? $0.contains(-seq) : $0.contains(seq) }
+            if done { return }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        throw WebSocketClient.Failure("no frame for seq \(seq) within \(timeout) s")
+    }
+}
+
+extension Thread {
+    static func sleep(until instant: ContinuousClock.Instant) {
+        let remaining = instant - .now
+        guard remaining > .zero else { return }
+        let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
+        Thread.sleep(forTimeInterval: seconds)
+    }
+}

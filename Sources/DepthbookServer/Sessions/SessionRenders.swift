@@ -1,0 +1,227 @@
+import DepthbookEffects
+import DepthbookFrames
+import DepthbookProtocol
+import Foundation
+import Synchronization
+
+/// A session's renders: asked for through its scheduler, run on the pool, their frames sent to its pages.
+extension Session {
+    /// Renders accepted by the scheduler, started only once the request's reply is on its way (so the page
+    /// always sees `{cell, seq}` before the frames that answer it).
+    struct RenderKickoff: Sendable {
+        fileprivate let session: Session
+        fileprivate let actions: [RenderScheduler.Action]
+
+        func start() { session.perform(actions) }
+    }
+
+    /// Asks for renders. The first request is the one the page made: if its seq is stale the whole call is
+    /// refused; the others (cells below it) are skipped quietly when stale.
+    func requestRenders(_ requests: [FrameRequest]) throws(ProtocolError) -> RenderKickoff {
+        let outcome: Result<[RenderScheduler.Action], ProtocolError> = state.withLock { s in
+            var actions: [RenderScheduler.Action] = []
+            for (index, request) in requests.enumerated() {
+                do {
+                    actions += try s.scheduler.request(request)
+                } catch let error as RenderScheduler.RequestError {
+                    if index == 0 { return .failure(error.protocolError) }
+                } catch {}
+            }
+            return .success(actions)
+        }
+        return RenderKickoff(session: self, actions: try outcome.get())
+    }
+
+    /// Cancels everything in flight: the photo or the notebook's structure changed under it.
+    func invalidateRenders() {
+        let actions = state.withLock { s in
+            s.lastFrames.removeAll()
+            return s.scheduler.cancelAll()
+        }
+        perform(actions)
+    }
+
+    func perform(_ actions: [RenderScheduler.Action]) {
+        for action in actions {
+            switch action {
+            case .start(let job): start(job)
+            case .cancel(let ticket): state.withLock { $0.cancelFlags[ticket] }?.cancel()
+            case .deliver, .reportFailure: break  // only `finished` produces these, handled in `complete`
+            }
+        }
+    }
+
+    private func start(_ job: RenderJob) {
+        let flag = CancelFlag()
+        let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
+            s.cancelFlags[job.ticket] = flag
+            guard let notebook = s.notebook, let photo = s.photo else { return nil }
+            return (notebook, photo.reference)
+        }
+        pool.submit(owner: owner) { [self] in
+            guard let (notebook, reference) = snapshot else {
+                complete(job, outcome: .failed("open a notebook and a photo first"), frame: nil)
+                return
+            }
+            let renderer: any PhotoRenderer
+            do {
+                renderer = try photos.photo(reference).renderer
+            } catch {
+                StudioMetrics.shared.decodeFailed()
+                complete(job, outcome: .failed(Self.message(for: error)), frame: nil)
+                return
+            }
+            if flag.isCancelled {
+                complete(job, outcome: .cancelled, frame: nil)
+                return
+            }
+            let started = ContinuousClock.now
+            do {
+                let rendered = try renderer.render(notebook: notebook, cell: job.request.slot.cell,
+                                                   target: job.target,
+                                                   isCancelled: { flag.isCancelled })
+                let elapsed = ContinuousClock.now - started
+                StudioMetrics.shared.recordRender(job.metricKind, took: elapsed)
+                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                var header = FrameHeader(cell: job.request.slot.cell, seq: job.request.seq, kind: job.request.slot.kind,
+                                         width: rendered.width, height: rendered.height, coarse: job.coarse,
+                                         renderMs: (ms * 100).rounded() / 100,
+                                         cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)
+                header.chosen = rendered.chosen.isEmpty ? nil : rendered.chosen
+                header.notes = rendered.notes.isEmpty ? nil : rendered.notes
+                complete(job, outcome: .rendered, frame: BinaryFrame.encode(header: header, jpeg: rendered.jpeg))
+            } catch {
+                complete(job, outcome: flag.isCancelled ? .cancelled : .failed(Self.message(for: error)), frame: nil)
+            }
+        }
+    }
+
+    private func complete(_ job: RenderJob, outcome: RenderOutcome, frame: [UInt8]?) {
+        // For the send-time check, a refresh counts as coarse: it may go out although newer requests came.
+        let slot = job.request.slot, seq = job.request.seq, coarse = job.deliveredWhenSuperseded
+        let (actions, targets, prepare) = state.withLock { s in
+            s.cancelFlags[job.ticket] = nil
+            let actions = s.scheduler.finished(job, outcome: outcome, shared: pool.othersBusy(than: owner))
+            let delivered = actions.contains(.deliver(job))
+            var prepare: RenderJob?
+            // Only while the session has the machine to itself: with others rendering, their frames come first
+            // (twenty sessions' p95 rose from about 240 to 270 ms when every session prepared its cells).
+            if delivered, !job.coarse, !job.refresh, job.request.target.isPreview, let photo = s.photo?.reference,
+               !pool.othersBusy(than: owner),
+               s.preparedForDrag.insert(PreparedPreview(photo: photo, cell: slot.cell, width: job.target.width)).inserted {
+                prepare = job
+            }
+            if outcome == .cancelled || (frame != nil && !delivered) { StudioMetrics.shared.frameSuperseded() }
+            if let frame, delivered {
+                s.frameStamp += 1
+                s.lastFrames[slot] = PendingFrameRecord(seq: seq, coarse: coarse, bytes: frame, stamp: s.frameStamp)
+                Self.trimKeptFrames(&s.lastFrames, to: keptFrameBytes)
+            }
+            return (actions, s.connections.values.map(\.connection), prepare)
+        }
+        if let prepare { prepareForDrag(prepare) }
+        for action in actions {
+            switch action {
+            case .deliver:
+                guard let frame else { continue }
+                for connection in targets {
+                    connection.sendFrame(PendingFrame(seq: seq, bytes: frame) { [weak self] in
+                        self?.isCurrent(slot: slot, seq: seq, coarse: coarse) ?? false
+                    }, for: slot)
+                }
+            case .reportFailure(_, let message):
+                let event = ReplyEncoder.event("cellError", [
+                    "cell": .string(slot.cell), "seq": .number(Double(seq)), "kind": .string(slot.kind.rawValue),
+                    "message": .string(message),
+                ])
+                for connection in targets { connection.sendText(event) }
+            default:
+                break
+            }
+        }
+        perform(actions)
+    }
+
+    /// Once a cell's first full preview on a photo is up, renders it again in the background as a drag would:
+    /// at the same width once more and at the coarse width twice, frames nobody is sent. The photo is then
+    /// reduced to the coarse width, and the sides of the recipe that a slider does not move are kept at both
+    /// widths (a pointwise stage is kept the second time it is asked for, `RenderCache.isRepeat`). Without it
+    /// the first changes of the first drag paid for both: the first coarse frame of the pug's result waited
+    /// 59 ms for the reduction, and the longest gap a person saw was always the second one, 76–89 ms.
+    private func prepareForDrag(_ job: RenderJob) {
+        let cell = job.request.slot.cell, full = job.target, coarse = RenderJob(ticket: 0, request: job.request, coarse: true).target
+        withRenderer({ notebook, renderer in
+            for target in [full, coarse, coarse] {
+                try renderer.prepare(notebook: notebook, cell: cell, target: target)
+            }
+        }, completion: { _ in })
+    }
+
+    /// Runs `work` with this session's renderer as one of its pool jobs (background work: after any frame
+    /// the session is waiting for), so it never overlaps a render. The notebook is the one current when the
+    /// job runs, so a coalesced answer reflects the newest change.
+    func withRenderer<T: Sendable>(priority: RenderPool.Priority = .background,
+                                   _ work: @escaping @Sendable (Notebook, any PhotoRenderer) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
+        guard state.withLock({ $0.notebook != nil && $0.photo != nil }) else {
+            completion(.failure(.badRequest("open a notebook first")))
+            return
+        }
+        pool.submit(owner: owner, priority: priority) { [self] in
+            let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
+                guard let notebook = s.notebook, let photo = s.photo else { return nil }
+                return (notebook, photo.reference)
+            }
+            guard let (notebook, reference) = snapshot else {
+                completion(.failure(.badRequest("open a notebook first")))
+                return
+            }
+            do {
+                let renderer = try photos.photo(reference).renderer
+                completion(.success(try work(notebook, renderer)))
+            } catch let error as ProtocolError {
+                completion(.failure(error))
+            } catch {
+                completion(.failure(ProtocolError(.unsupported, Self.message(for: error))))
+            }
+        }
+    }
+
+    /// A histogram of `reference`, computed once for every request that asks for it while one is waiting or
+    /// running; at most `Session.histogramsWaiting` distinct ones wait per session (watchers' included).
+    func histogram(reference: String, bins: Int, completion: @escaping @Sendable (Result<HistogramReply, ProtocolError>) -> Void) {
+        let key = HistogramKey(reference: reference, bins: bins)
+        switch state.withLock({ $0.histograms.join(key, completion) }) {
+        case .joined: return
+        case .full:
+            completion(.failure(ProtocolError(.tooLarge, "\(Self.histogramsWaiting) histograms are already waiting in this session; ask again when they are answered")))
+            return
+        case .first: break
+        }
+        withRenderer({ notebook, renderer in
+            let started = ContinuousClock.now
+            defer { StudioMetrics.shared.recordRender(.histogram, since: started) }
+            return try renderer.histogram(notebook: notebook, reference: reference, bins: bins)
+        }, completion: { [self] result in
+            for waiter in state.withLock({ $0.histograms.finish(key) }) { waiter(result) }
+        })
+    }
+
+    static let histogramsWaiting = 16
+
+    static func message(for error: any Error) -> String {
+        String(describing: error)
+    }
+}
+
+/// Set by the session when a render is superseded; the renderer polls it at stage boundaries.
+final class CancelFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func cancel() { flag.store(true, ordering: .relaxed) }
+    var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
+
+struct HistogramKey: Hashable, Sendable {
+    var reference: String
+    var bins: Int
+}
