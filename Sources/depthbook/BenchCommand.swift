@@ -5,6 +5,8 @@ import Foundation
 
 /// `depthbook bench --json [--sizes preview,full,real] [--pipelines P1,P2,P3]`: the peers' pipelines on the
 /// engine, printed as the peers' JSON lines so `scripts/bench.sh` can compare them in one run.
+/// `--pipelines F1,F2,F3` times the formulas of `Notebooks/formulas.json` against the built-in effects they
+/// rebuild, on the real photo, in the same line format (`BenchFormulas.swift`).
 ///
 /// `total` is the whole pipeline from decoded inputs to JPEG bytes with an empty cache (nothing reused);
 /// each other stage is timed alone with its inputs already rendered (held in a cache), like the peers'
@@ -20,7 +22,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Comma list of preview, full, real.")
     var sizes = "preview,full,real"
 
-    @Option(help: "Comma list of P1, P2, P3.")
+    @Option(help: "Comma list of P1, P2, P3 (the peers' pipelines) and F1, F2, F3 (formula against built-in: darken, Noir composite, makeup; on --real-photo, preview = 736 px wide, full = real = the photo's size).")
     var pipelines = "P1,P2,P3"
 
     @Option(help: "Comma list of thread counts.")
@@ -35,12 +37,17 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The real photo (default: ../shared/photos/pillow_heif__pug.heic from the working directory, or PEERS_REAL_PHOTO).")
     var realPhoto: String?
 
+    @Option(help: "The notebook whose formula and built-in cells F1, F2, F3 time.")
+    var formulaNotebook = "Notebooks/formulas.json"
+
     static let lib = "depthbook-\(DepthbookVersion.string)"
 
     func run() throws {
         let threadCounts = threads.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
         guard !threadCounts.isEmpty, repeat_ > 0 else { throw ValidationError("--threads and --repeat need positive numbers") }
-        for size in sizes.split(separator: ",").map(String.init) {
+        let all = pipelines.split(separator: ",").map(String.init)
+        let peers = all.filter { !$0.hasPrefix("F") }, formulas = all.filter { $0.hasPrefix("F") }
+        for size in sizes.split(separator: ",").map(String.init) where !peers.isEmpty {
             let inputs: BenchInputs
             switch size {
             case "preview": inputs = BenchScene.synthetic(width: 1280, height: 960)
@@ -51,10 +58,13 @@ struct BenchCommand: ParsableCommand {
             default: throw ValidationError("unknown size \(size) (preview, full, real)")
             }
             for t in threadCounts {
-                for p in pipelines.split(separator: ",").map(String.init) {
+                for p in peers {
                     try bench(BenchPipeline.make(p, inputs: inputs), size: size, threads: t)
                 }
             }
+        }
+        if !formulas.isEmpty {
+            try benchFormulas(formulas, sizes: sizes.split(separator: ",").map(String.init), threadCounts: threadCounts)
         }
     }
 
@@ -139,12 +149,13 @@ struct BenchCommand: ParsableCommand {
 
     /// One line in the peers' format (keys in their order).
     func emit(pipeline: String, size: String, threads: Int, stage: String, timing: Timing, megapixels: Double,
-              extra: [String: Int] = [:]) {
+              extra: [String: Int] = [:], ratio: Double? = nil) {
         func f(_ v: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", v) }
         var line = "{\"lib\": \"\(Self.lib)\", \"pipeline\": \"\(pipeline)\", \"size\": \"\(size)\", \"threads\": \(threads), "
         line += "\"stage\": \"\(stage)\", \"ms_median\": \(f(timing.median, 3)), \"mp_per_s\": \(f(megapixels / (timing.median / 1e3), 2)), "
         line += "\"ms_min\": \(f(timing.min, 3)), \"ms_max\": \(f(timing.max, 3)), \"runs\": \(timing.runs)"
         for (k, v) in extra.sorted(by: { $0.key < $1.key }) { line += ", \"\(k)\": \(v)" }
+        if let ratio { line += ", \"ratio\": \(f(ratio, 3))" }
         FileHandle.standardOutput.write(Data((line + "}\n").utf8))
     }
 }

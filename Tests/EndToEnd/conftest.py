@@ -204,3 +204,32 @@ def firefox(request, artifacts_dir):
         except Exception as error:
             print(f"could not save evidence from firefox: {error}")
     browser.quit()
+
+
+@pytest.fixture
+def firefox_factory(request, artifacts_dir):
+    """Makes headless Firefox ESR sessions (firefox_bidi.py), each on a throwaway profile or on `profile`, a
+    directory kept after the browser quits (to start another on the same storage); on a failure saves each
+    open one's screenshot and log. A test may quit one itself (a browser restart)."""
+    from firefox_bidi import FIREFOX, FirefoxBiDi
+
+    if not shutil.which(FIREFOX):
+        pytest.fail("firefox-esr is needed: apt-get install -y firefox-esr")
+    browsers = []
+
+    def make(width: int = 1280, height: int = 1600, profile: Path | None = None):
+        browser = FirefoxBiDi(free_port(), width, height, profile=profile)
+        browsers.append(browser)
+        return browser
+
+    yield make
+    failed = getattr(request.node, "report_call", None) is not None and request.node.report_call.failed
+    for index, browser in enumerate(browsers):
+        if failed and browser.process.poll() is None:
+            stem = f"FAILED-{request.node.name}-firefox-{index}".replace("/", "_")
+            try:
+                browser.save_screenshot(str(artifacts_dir / f"{stem}.png"))
+                (artifacts_dir / f"{stem}.log.txt").write_text(browser.log_tail(200))
+            except Exception as error:
+                print(f"could not save evidence from firefox {index}: {error}")
+        browser.quit()

@@ -42,6 +42,10 @@ PROFILE_PREFS = {
     "browser.safebrowsing.update.enabled": False,
     "browser.safebrowsing.downloads.remote.enabled": False,
     "dom.disable_open_during_load": False,
+    # An export's download link saves into the profile, without asking where.
+    "browser.download.folderList": 2,
+    "browser.download.useDownloadDir": True,
+    "browser.download.always_ask_before_handling_new_types": False,
 }
 
 # WebDriver key codes (the same private-use characters Selenium's Keys uses).
@@ -56,10 +60,15 @@ class BiDiError(RuntimeError):
 class FirefoxBiDi:
     """One headless Firefox with one top-level browsing context."""
 
-    def __init__(self, port: int, width: int = 1280, height: int = 1600):
-        self.profile = Path(tempfile.mkdtemp(prefix="depthbook-firefox-"))
+    def __init__(self, port: int, width: int = 1280, height: int = 1600, profile: Path | None = None):
+        """`profile`: a profile directory to start on and keep after `quit` (a browser restarted on the same
+        storage); without it a throwaway one."""
+        self.keep_profile = profile is not None
+        self.profile = Path(profile) if profile is not None else Path(tempfile.mkdtemp(prefix="depthbook-firefox-"))
+        self.profile.mkdir(parents=True, exist_ok=True)
+        prefs = {**PROFILE_PREFS, "browser.download.dir": str(self.profile / "downloads")}
         (self.profile / "user.js").write_text(
-            "".join(f'user_pref("{name}", {json.dumps(value)});\n' for name, value in PROFILE_PREFS.items()))
+            "".join(f'user_pref("{name}", {json.dumps(value)});\n' for name, value in prefs.items()))
         self.log_path = self.profile / "firefox.log"
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
@@ -152,6 +161,18 @@ class FirefoxBiDi:
                 {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]}]})
         self.command("input.releaseActions", {"context": self.context})
 
+    def set_files(self, selector: str, paths: list[str]) -> None:
+        """Chooses files in the page's `<input type=file>` matching `selector`, as its file picker would
+        (BiDi's input.setFiles, which fires the input's change event)."""
+        found = self.command("script.callFunction", {
+            "functionDeclaration": "function(selector) { return document.querySelector(selector); }",
+            "target": {"context": self.context}, "awaitPromise": False, "resultOwnership": "root",
+            "arguments": [to_local_value(selector)]})["result"]
+        if found.get("type") != "node":
+            raise BiDiError(f"no element matches {selector!r}")
+        self.command("input.setFiles", {"context": self.context, "element": {"sharedId": found["sharedId"]},
+                                        "files": [str(path) for path in paths]})
+
     def save_screenshot(self, path: str) -> None:
         data = self.command("browsingContext.captureScreenshot", {"context": self.context, "origin": "viewport"})["data"]
         Path(path).write_bytes(base64.b64decode(data))
@@ -164,6 +185,12 @@ class FirefoxBiDi:
                 except Exception:
                     pass
                 self.socket.close()
+                self.socket = None
+                # A clean exit writes the profile's storage out: let it finish before anything harsher.
+                try:
+                    self.process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    pass
         finally:
             if self.process.poll() is None:
                 self.process.terminate()
@@ -172,7 +199,8 @@ class FirefoxBiDi:
                 except subprocess.TimeoutExpired:
                     self.process.kill()
                     self.process.wait(timeout=10)
-            shutil.rmtree(self.profile, ignore_errors=True)
+            if not self.keep_profile:
+                shutil.rmtree(self.profile, ignore_errors=True)
 
 
 def to_local_value(value) -> dict:

@@ -7,10 +7,15 @@ themselves are read back through the preview image's blob URL.
 from __future__ import annotations
 
 import base64
+import io
 import json
 import re
 import time
+import urllib.request
 from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image
 
 from selenium.common.exceptions import JavascriptException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -254,3 +259,26 @@ def answer_dialog(driver, answer: str) -> str:
 def photo_facts(driver) -> dict:
     """The open photo's facts as the page holds them (width, height, depth, source)."""
     return driver.execute_script("return JSON.parse(sessionStorage.getItem('depthbook.tab') ?? '{}').photo ?? {}")
+
+
+def export_from_page(driver, cell: str, fmt: str = "jpeg", timeout: float = 300) -> bytes:
+    """Clicks the cell's Export button and returns the file its download link serves. The click itself
+    replaces an earlier export's link with "Exporting…", so the link waited for is this export's."""
+    driver.execute_script("""
+        const button = document.querySelector(`db-cell[data-cell="${arguments[0]}"] db-export button[data-format="${arguments[1]}"]`);
+        button.scrollIntoView({block: 'center'});
+        button.click();""", cell, fmt)
+    href = wait_for(f"the {fmt} export of cell {cell}", lambda: driver.execute_script(
+        "return document.querySelector(`db-cell[data-cell=\"${arguments[0]}\"] db-export .export-result a[href]`)?.href ?? null", cell),
+        timeout=timeout)
+    with urllib.request.urlopen(href, timeout=60) as reply:
+        return reply.read()
+
+
+def pixel_difference(first: bytes, second: bytes) -> tuple[float, int, tuple[int, int]]:
+    """Two encoded pictures decoded to RGB: the mean and the largest absolute difference of their samples
+    (0...255), and their size (which must agree)."""
+    a, b = (np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), dtype=np.int16) for data in (first, second))
+    assert a.shape == b.shape, f"the pictures differ in size: {a.shape} and {b.shape}"
+    difference = np.abs(a - b)
+    return float(difference.mean()), int(difference.max()), (a.shape[1], a.shape[0])

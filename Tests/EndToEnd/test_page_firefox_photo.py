@@ -2,21 +2,11 @@
 JPEG dropped back restores its recipe's moved slider, and at a phone's 390×844 nothing scrolls sideways and the
 toolbar stays under 15 % of the height."""
 from conftest import PHOTOS_DIR
+from firefox_page import click_answer
 from page_support import cell_with_param, connection_text, drop_files, photo_facts, wait_for
 from test_server_support import Server, depth_threshold_export
 
 PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
-
-
-def click_answer(browser, answer: str) -> str:
-    """Clicks `answer` in the page's question dialog (BiDi has no element lookup: through the page)."""
-    return wait_for(f"the question (answer {answer!r})", lambda: browser.execute_script("""
-        const dialog = document.querySelector('dialog.ask-dialog[open]');
-        const button = dialog?.querySelector(`button[data-answer='${arguments[0]}']`);
-        if (!button) return null;
-        const text = dialog.textContent;
-        button.click();
-        return text;""", answer))
 
 
 def percentile_of(browser, cell: str) -> float:

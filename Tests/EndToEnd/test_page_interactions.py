@@ -11,6 +11,7 @@ from selenium.webdriver.common.keys import Keys
 
 from page_support import (cell_ids, cell_with_param, open_notebook, screenshot, settled_frame, slider_value,
                           wait_for)
+from test_server_support import Client, Server
 
 
 def test_click_zooms_a_full_resolution_crop(depthbook_server, browser, artifacts_dir):
@@ -26,7 +27,10 @@ def test_click_zooms_a_full_resolution_crop(depthbook_server, browser, artifacts
         found[0] if (found := browser.find_elements(By.CSS_SELECTOR, "dialog.zoom-dialog[open] .zoom-stage img")) else None))
     wait_for("the crop to decode", lambda: browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image))
     natural = browser.execute_script("return [arguments[0].naturalWidth, arguments[0].naturalHeight]", image)
-    assert natural == [min(512, photo["width"]), min(512, photo["height"])], f"the crop is {natural}, not 1:1 at full resolution"
+    # As large as half the screen's longer side in device pixels, within the server's largest crop (hello's limits).
+    limit = hello_limits(depthbook_server)["maxCropSide"]
+    side = min(limit, browser.execute_script("return Math.ceil(Math.max(innerWidth, innerHeight) * (devicePixelRatio || 1) / 2)"))
+    assert natural == [min(side, photo["width"]), min(side, photo["height"])], f"the crop is {natural}, not 1:1 at full resolution"
     screenshot(browser, artifacts_dir, "zoom-crop")
     browser.find_element(By.CSS_SELECTOR, "dialog.zoom-dialog").send_keys(Keys.ESCAPE)
     wait_for("the dialog to close", lambda: not browser.find_elements(By.CSS_SELECTOR, "dialog.zoom-dialog[open]"))
@@ -151,3 +155,12 @@ def formatted_size(count: int) -> str:
     if count < 1024 * 1024:
         return f"{one_decimal(Decimal(count) / 1024)} KB"
     return f"{one_decimal(Decimal(count) / (1024 * 1024))} MB"
+
+
+def hello_limits(server) -> dict:
+    """The bounds the server sends every page in its hello."""
+    client = Client(Server(server.process, server.port, server.data_dir))
+    try:
+        return client.ok("hello", protocol=1)["limits"]
+    finally:
+        client.close()

@@ -75,7 +75,14 @@ export class ParamControl extends HTMLElement {
     showChosen(value) {
         this.lastChosen = value;
         if (!this.fromPhoto) return;
-        this.setValue(value);
+        // A number field someone is in keeps its text and selection (a render arriving meanwhile would wipe
+        // what they select or type); it shows the photo's value when they leave it.
+        if (this.number && document.activeElement === this.number) {
+            this.value = value;
+            this.range.value = String(value);
+        } else {
+            this.setValue(value);
+        }
         this.chosenTag.hidden = false;
         this.dataset.chosen = String(value);
     }
@@ -102,6 +109,7 @@ export class ParamControl extends HTMLElement {
             this.commit(Number(this.range.value), true);
         });
         this.range.addEventListener('change', () => this.commit(Number(this.range.value), false));
+        this.number.addEventListener('blur', () => { if (this.fromPhoto && this.value !== undefined) this.number.value = String(this.value); });
         this.number.addEventListener('change', () => {
             const value = Number(this.number.value);
             if (this.number.value === '' || !Number.isFinite(value)) {

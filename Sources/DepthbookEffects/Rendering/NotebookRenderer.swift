@@ -55,6 +55,18 @@ public final class NotebookRenderer: Sendable {
         }
     }
 
+    /// The engine recipe `render` evaluates for `cell` (its display node), built the same way: for tools that
+    /// time the engine on a notebook's cells (`depthbook bench --pipelines F1,F2,F3`).
+    public func recipe(notebook: Notebook, cell: String) throws -> Node {
+        let evaluator = Evaluator(context: RenderContext(cache: cache))
+        do {
+            var builder = try RecipeBuilder(notebook: notebook, context: context(evaluator))
+            return try displayNode(try builder.build(cell), evaluator).0
+        } catch let error as RenderError {
+            throw EffectError(error)
+        }
+    }
+
     /// The loop of an animated step cell (`wiggle`): `count` frames `width` pixels wide, the effect's loop
     /// parameter at k/count so the loop closes, as `WiggleLoop` does for the command line. Rendering the cell
     /// itself (not the photo) keeps its inputs and parameters, and the cache shares everything but the last

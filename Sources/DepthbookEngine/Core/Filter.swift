@@ -92,9 +92,16 @@ public protocol PointwiseFilter: Filter {
     /// has room for `count * outputChannels`.
     func apply(inputs: [UnsafePointer<Float>], inputChannels: [Int], output: UnsafeMutablePointer<Float>,
                outputChannels: Int, count: Int)
+
+    /// Whether the filter has one input, as many channels out as in, and each output sample is a function of
+    /// the same sample of the input alone (one function per channel, the same for every pixel). A fused chain
+    /// then runs it once over the 256 values a byte of the photo can have and looks its results up.
+    var isChannelwise: Bool { get }
 }
 
 extension PointwiseFilter {
+    public var isChannelwise: Bool { false }
+
     /// Runs `apply` over the region, in row bands on every core.
     public func render(_ inputs: [PixelBuffer], _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer {
         let region = request.region

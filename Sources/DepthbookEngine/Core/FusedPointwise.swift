@@ -13,6 +13,8 @@ struct FusedPointwise {
         case bytes(Int)
         case resampled(Int)
         case register(Int)
+        /// A chain of channelwise stages over a byte leaf, looked up per sample (`byteTables`).
+        case lookup(Int)
     }
 
     struct Instruction {
@@ -29,6 +31,8 @@ struct FusedPointwise {
     private(set) var byteLeaves: [(raster: Raster<UInt8>, register: Int)] = []
     /// Resamplings computed row segment by row segment inside the chain (no full-size plane in memory).
     private(set) var resampleLeaves: [(leaf: ResampledRows, register: Int)] = []
+    /// Channelwise stages over a byte leaf, run once over the 256 byte values: `table[byte * channels + c]`.
+    private(set) var byteTables: [(leaf: Int, table: [Float], register: Int)] = []
     private(set) var registerChannels: [Int] = []
     private(set) var program: [Instruction] = []
     private var memo: [NodeKey: (Operand, Int)] = [:]
@@ -81,11 +85,19 @@ struct FusedPointwise {
                 operands.append(operand)
                 inputChannels.append(c)
             }
-            let reg = newRegister(channels)
-            program.append(Instruction(filter: pointwise, operands: operands, channels: inputChannels,
-                                       outputChannels: channels, register: reg))
             if !isRoot { evaluator.context.countMiss() }
-            result = (.register(reg), channels)
+            if pointwise.isChannelwise, operands.count == 1, inputChannels[0] == channels,
+               let (leaf, values) = byteValues(operands[0]) {
+                // Exactly what the stage gives each byte's value, computed once instead of once per pixel.
+                let table = ByteTable.apply(pointwise, to: values, channels: channels)
+                byteTables.append((leaf, table, newRegister(channels)))
+                result = (.lookup(byteTables.count - 1), channels)
+            } else {
+                let reg = newRegister(channels)
+                program.append(Instruction(filter: pointwise, operands: operands, channels: inputChannels,
+                                           outputChannels: channels, register: reg))
+                result = (.register(reg), channels)
+            }
         } else if let resample = node.filter as? Resample, let input = node.inputs.first {
             let inputTarget = resample.inputTargets(for: target, extent: node.extent, inputExtents: [input.extent])[0]
             let buffer = try evaluator.evaluate(input, inputTarget)
@@ -103,6 +115,15 @@ struct FusedPointwise {
         }
         memo[node.key] = result
         return result
+    }
+
+    /// The values a byte leaf or a looked-up chain gives each byte (256 × channels), with its leaf; nil otherwise.
+    private func byteValues(_ operand: Operand) -> (Int, [Float])? {
+        switch operand {
+        case .bytes(let b): return (b, ByteTable.identity(channels: byteLeaves[b].raster.channels))
+        case .lookup(let t): return (byteTables[t].leaf, byteTables[t].table)
+        default: return nil
+        }
     }
 
     /// Runs the program into a float buffer of the target region.
@@ -153,7 +174,7 @@ struct FusedPointwise {
                                 let c = raster.channels
                                 let from = src.baseAddress! + ((region.y + y) * raster.width + region.x + x0) * c
                                 let to = scratch[reg]
-                                let inv: Float = 1.0 / 255.0, n = count * c
+                                let inv = ByteTable.scale, n = count * c
                                 var i = 0
                                 while i + 16 <= n {
                                     let b = UnsafeRawPointer(from + i).loadUnaligned(as: SIMD16<UInt8>.self)
@@ -162,6 +183,11 @@ struct FusedPointwise {
                                 }
                                 while i < n { to[i] = Float(from[i]) * inv; i += 1 }
                             }
+                        }
+                        for (leaf, table, reg) in byteTables {
+                            let raster = byteLeaves[leaf].raster
+                            let start = ((region.y + y) * raster.width + region.x + x0) * raster.channels
+                            ByteTable.lookUp(raster, from: start, count: count, table: table, into: scratch[reg])
                         }
                         for (k, (leaf, reg)) in resampleLeaves.enumerated() {
                             leaf.fill(row: y, from: x0, count: count, into: scratch[reg], rows: rowCaches[k])
@@ -178,6 +204,8 @@ struct FusedPointwise {
                                     operandPointers.append(UnsafePointer(scratch[resampleLeaves[b].register]))
                                 case .register(let r):
                                     operandPointers.append(UnsafePointer(scratch[r]))
+                                case .lookup(let t):
+                                    operandPointers.append(UnsafePointer(scratch[byteTables[t].register]))
                                 }
                             }
                             instruction.filter.apply(inputs: operandPointers, inputChannels: instruction.channels,

@@ -25,6 +25,8 @@ public struct FormulaFilter: PointwiseFilter {
 
     public var parameterKey: String { "frame=\(frame.width)x\(frame.height);\(program)" }
 
+    public var isChannelwise: Bool { program.isChannelwise }
+
     public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
         guard inputs == program.inputs else {
             throw RenderError.badInputs(filter: Self.info.name,

@@ -1,31 +1,80 @@
 /// Runs a `FormulaProgram` over rows: `chunk` pixels at a time, each instruction one tight loop over scratch
 /// rows that stay in L1 (a 256-pixel image row is 3 KB), so the compiler vectorises every operation and no
 /// interpreter dispatch happens per pixel.
+///
+/// The program's registers are reused as soon as a value is consumed, often by the instruction consuming it
+/// (`r2 = r2 / 1.055`). A loop whose output overlaps its input does not vectorise (the compiler's overlap check
+/// sends it down the scalar path), so each value gets a scratch row of its own that no instruction both reads
+/// and writes: rows are handed out again only once every reader of their value has run.
 struct FormulaKernels: Sendable {
     /// Pixels run through the program at once.
     static let chunk = 256
 
     let program: FormulaProgram
-    /// Per instruction and operand: the constant row it reads (a number or colour written out once per call),
-    /// where the loop needs a row rather than a number.
-    private let slots: [[Int?]]
+    /// Per instruction and operand: the scratch row it reads (a value's row, or a constant written out as a
+    /// row where the loop needs one), nil for an input or a number read as such.
+    private let operandRows: [[Int?]]
+    /// Per instruction: the scratch row it writes.
+    private let resultRows: [Int]
+    /// The row holding the program's output when it is a register.
+    private let outputRow: Int?
+    /// Scratch rows for values; constant rows follow them.
+    private let valueRows: Int
     /// What each constant row repeats: one number, or a colour's three.
     private let patterns: [[Float]]
+    /// Per instruction: for a costly function of one row (a power by a number, exp, log), its values at the 256
+    /// bytes' values, used for a chunk whose operand holds only such values (the channels of the photo's bytes
+    /// and their minima and maxima do).
+    private let byteTables: [[Float]?]
 
     init(_ program: FormulaProgram) {
         self.program = program
-        var slots = [[Int?]]()
+        let instructions = program.instructions
+        // Which instruction wrote the value each register operand reads, and the last instruction reading it
+        // (the output counts as a read after the last instruction).
+        var writer = [Int: Int]()
+        var producers = [[Int?]]()
+        var lastUse = [Int](repeating: -1, count: instructions.count)
+        for (k, instruction) in instructions.enumerated() {
+            producers.append(instruction.operands.map { operand -> Int? in
+                guard case .register(let r) = operand, let p = writer[r] else { return nil }
+                lastUse[p] = k
+                return p
+            })
+            writer[instruction.result] = k
+        }
+        var outputProducer: Int?
+        if case .register(let r) = program.output, let p = writer[r] {
+            outputProducer = p
+            lastUse[p] = instructions.count
+        }
+        // Rows: a value's row is free again after its last reader, never during it.
+        var rowOf = [Int](repeating: 0, count: instructions.count)
+        var free = [Int]()
+        var rowCount = 0
+        var released = [[Int]](repeating: [], count: instructions.count + 1)
+        for k in instructions.indices {
+            let row = free.popLast() ?? { rowCount += 1; return rowCount - 1 }()
+            rowOf[k] = row
+            // A value nobody reads is free after its own instruction.
+            released[max(lastUse[k], k)].append(row)
+            free.append(contentsOf: released[k])
+        }
+        var operandRows = [[Int?]]()
         var patterns = [[Float]]()
-        for instruction in program.instructions {
+        for (k, instruction) in instructions.enumerated() {
             let op = instruction.operation
             let operands = instruction.operands
             var row = [Int?]()
             for (j, operand) in operands.enumerated() {
-                let needsRow: Bool
                 switch operand {
-                case .input, .register: needsRow = false
-                case .color: needsRow = true
-                case .constant:
+                case .input: row.append(nil)
+                case .register: row.append(producers[k][j].map { rowOf[$0] })
+                case .color(let r, let g, let b):
+                    patterns.append([r, g, b])
+                    row.append(rowCount + patterns.count - 1)
+                case .constant(let v):
+                    let needsRow: Bool
                     switch op {
                     case .clamp:
                         // clamp(x, number, number) has its own loop.
@@ -34,22 +83,33 @@ struct FormulaKernels: Sendable {
                     case .select, .mix, .smoothstep, .rgb: needsRow = true
                     default: needsRow = false
                     }
-                }
-                if needsRow {
-                    switch operand {
-                    case .constant(let v): patterns.append([v])
-                    case let .color(r, g, b): patterns.append([r, g, b])
-                    default: break
+                    if needsRow {
+                        patterns.append([v])
+                        row.append(rowCount + patterns.count - 1)
+                    } else {
+                        row.append(nil)
                     }
-                    row.append(patterns.count - 1)
-                } else {
-                    row.append(nil)
                 }
             }
-            slots.append(row)
+            operandRows.append(row)
         }
-        self.slots = slots
+        self.operandRows = operandRows
+        self.resultRows = rowOf
+        self.outputRow = outputProducer.map { rowOf[$0] }
+        self.valueRows = rowCount
         self.patterns = patterns
+        self.byteTables = instructions.map { instruction in
+            let operands = instruction.operands
+            let value: ((Float) -> Float)?
+            switch (instruction.operation, operands.first, operands.last) {
+            case (.power, .input?, .constant(let y)?), (.power, .register?, .constant(let y)?):
+                value = y == 1 ? nil : { FormulaMath.power($0, y) }
+            case (.exp, .input?, _), (.exp, .register?, _): value = FormulaMath.exponential
+            case (.log, .input?, _), (.log, .register?, _): value = FormulaMath.logarithm
+            default: value = nil
+            }
+            return value.map { f in (0..<256).map { f(Float($0) * ByteTable.scale) } }
+        }
     }
 
     /// A value as a loop reads it: a row of samples, or one number for all of them.
@@ -71,11 +131,10 @@ struct FormulaKernels: Sendable {
         guard count > 0 else { return }
         let chunk = min(Self.chunk, count)
         let stride = chunk * 3
-        let registers = program.registerCount
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, (registers + patterns.count) * stride))
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, (valueRows + patterns.count) * stride))
         defer { scratch.deallocate() }
         for (s, pattern) in patterns.enumerated() {
-            let row = scratch + (registers + s) * stride
+            let row = scratch + (valueRows + s) * stride
             if pattern.count == 1 {
                 row.initialize(repeating: pattern[0], count: stride)
             } else {
@@ -92,25 +151,29 @@ struct FormulaKernels: Sendable {
                 let instruction = instructions[k]
                 let width = widths[k]
                 func arg(_ j: Int) -> Arg {
-                    if let slot = slots[k][j] { return .row(UnsafePointer(scratch + (registers + slot) * stride)) }
+                    if let row = operandRows[k][j] { return .row(UnsafePointer(scratch + row * stride)) }
                     switch instruction.operands[j] {
                     case .input(let i): return .row(inputs[i] + start * inputChannels[i])
-                    case .register(let r): return .row(UnsafePointer(scratch + r * stride))
                     case .constant(let v): return .number(v)
-                    case .color: preconditionFailure("a colour operand always has a row")
+                    case .register, .color: preconditionFailure("a register or colour operand always has a row")
                     }
                 }
-                let direct = k == last && program.output == .register(instruction.result) && width == outputChannels
-                let destination = direct ? output + start * outputChannels : scratch + instruction.result * stride
+                let direct = k == last && outputRow == resultRows[k] && width == outputChannels
+                let destination = direct ? output + start * outputChannels : scratch + resultRows[k] * stride
                 let arity = instruction.operation.arity
-                Self.execute(instruction.operation, n, width, destination, arg(0), arity > 1 ? arg(1) : .number(0),
-                             arity > 2 ? arg(2) : .number(0))
+                if let table = byteTables[k], case .row(let x) = arg(0),
+                   ByteTable.lookUp(x, count: n * width, table: table, into: destination) {
+                    // Every sample was a byte's value: looked up.
+                } else {
+                    Self.execute(instruction.operation, n, width, destination, arg(0), arity > 1 ? arg(1) : .number(0),
+                                 arity > 2 ? arg(2) : .number(0))
+                }
                 wroteOutput = direct
             }
             if !wroteOutput {
                 let to = output + start * outputChannels, samples = n * outputChannels
                 switch program.output {
-                case .register(let r): to.update(from: scratch + r * stride, count: samples)
+                case .register: to.update(from: scratch + (outputRow ?? 0) * stride, count: samples)
                 case .input(let i): to.update(from: inputs[i] + start * inputChannels[i], count: samples)
                 case .constant(let v): to.update(repeating: v, count: samples)
                 case let .color(r, g, b):
@@ -140,7 +203,14 @@ struct FormulaKernels: Sendable {
         case .subtract: map2(e, d, a, b, M.subtract)
         case .multiply: map2(e, d, a, b, M.multiply)
         case .divide: map2(e, d, a, b, M.divide)
-        case .power: map2(e, d, a, b, M.power)
+        case .power:
+            // powf(x, 1) is x for every Float (checked against glibc 2.36's powf on all 2^32 of them; pow(x, 2)
+            // and pow(x, 0.5) are not x·x and sqrt(x): powf rounds some of them the other way).
+            if case .number(1) = b {
+                map1(e, d, a) { $0 }
+            } else {
+                map2(e, d, a, b, M.power)
+            }
         case .minimum: map2(e, d, a, b, M.minimum)
         case .maximum: map2(e, d, a, b, M.maximum)
         case .less: map2(e, d, a, b, M.less)

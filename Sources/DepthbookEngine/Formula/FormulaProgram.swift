@@ -194,6 +194,13 @@ public struct FormulaProgram: Sendable, Hashable, CustomStringConvertible {
         self.widths = widths
     }
 
+    /// Whether the program reads one image and computes each output sample from the same sample of it alone:
+    /// every instruction element-wise (numbers and colours count per channel), the output an image register.
+    public var isChannelwise: Bool {
+        guard inputs == [.image], outputKind == .image, case .register = output else { return false }
+        return instructions.allSatisfy { $0.operation.isElementwise }
+    }
+
     /// The value of an element-wise operation on numbers (what a row of them would hold), for constant folding.
     /// Nil for the operations that are not element-wise.
     public static func fold(_ operation: Operation, _ values: [Float]) -> Float? {
