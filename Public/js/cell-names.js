@@ -5,7 +5,7 @@
 import { canonicalReference, referenceHead } from './notebook-graph.js';
 
 export const PLANE_NAMES = {
-    image: 'image', depth: 'depth', disparity: 'disparity', portraitEffectsMatte: 'portrait matte', skin: 'skin matte',
+    image: 'image', depth: 'depth', disparity: 'disparity', subject: 'subject from depth', portraitEffectsMatte: 'portrait matte', skin: 'skin matte',
     hair: 'hair matte', teeth: 'teeth matte', glasses: 'glasses matte', sky: 'sky matte',
 };
 

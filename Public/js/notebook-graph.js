@@ -46,6 +46,8 @@ export function photoPlanes(facts, known) {
     if (facts.depth && typeof facts.depth === 'object') {
         add('disparity', facts.depth);
         add('depth', facts.depth);
+        // The subject mask the server makes from depth: there whenever depth is, at the image's size.
+        add('subject', { width: facts.width, height: facts.height });
     }
     if (Array.isArray(facts.mattes)) {
         for (const matte of facts.mattes) {

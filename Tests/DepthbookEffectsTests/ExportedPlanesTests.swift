@@ -72,12 +72,14 @@ struct ExportedPlanesTests {
         #expect(exported.photo.mattes.count == photo.mattes.count)
     }
 
-    /// The dolly zoom of the bundled notebook: the saved disparity is black (farthest) where the view runs past
-    /// the photo, as the image is, and differs from the photo's own where the camera moved.
+    /// The dolly zoom of the bundled notebook in the talk's look (black past the frame): the saved disparity is
+    /// black (farthest) where the view runs past the photo, as the image is, and differs from the photo's own
+    /// where the camera moved. (At the defaults nothing is left black: the frame is filled.)
     @Test func aDollyZoomTakesItsDepthAlong() throws {
         let photo = try PhotoReader.read(contentsOf: SharedPhotos.path(Self.selfie))
         let notebook = try #require(try S.bundledNotebooks().first { $0.name == "dolly-zoom" })
-        let cell = try #require(notebook.cells.last { $0.kind == .step && $0.effect == "dollyZoom" && ($0.params?["dolly"]?.number ?? 0) != 0 })
+        let cell = try #require(notebook.cells.last { $0.kind == .step && $0.effect == "dollyZoom" && ($0.params?["dolly"]?.number ?? 0) != 0
+            && $0.params?["frame"] == .choice("black") })
         let exported = try NotebookRenderer(photo: photo).exportedPhoto(notebook: notebook, cell: cell.id)
         #expect(exported.planesFollowed)
         let original = try #require(photo.depth).converted(to: .disparity).map

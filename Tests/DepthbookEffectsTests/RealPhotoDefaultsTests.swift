@@ -87,7 +87,7 @@ struct RealPhotoDefaultsTests {
                 let rendered = try renderer.render(notebook: notebook, cell: cell.id, request: CellRenderRequest(width: 96))
                 #expect(rendered.image.width == 96, "\(name)/\(cell.id)")
                 let usesMatte = RealPhotoNotebookTests.planes(cell.id, in: notebook).contains("photo.portraitEffectsMatte")
-                #expect(rendered.notes.contains(SubjectCut.note) == usesMatte, "\(name)/\(cell.id): \(rendered.notes)")
+                #expect(rendered.notes.contains(SubjectPlane.note) == usesMatte, "\(name)/\(cell.id): \(rendered.notes)")
             }
         }
         // The stand-in is the pug, not the wall: the nearer side of the frame's bottom half, little of its top.

@@ -11,7 +11,7 @@ import { PreviewImage } from '../widgets/preview-image.js';
 import { FactsList } from '../widgets/facts-list.js';
 
 const PLANE_TITLES = {
-    image: 'Image', disparity: 'Disparity (colour map)', portraitEffectsMatte: 'Portrait matte', skin: 'Skin matte',
+    image: 'Image', disparity: 'Disparity (colour map)', subject: 'Subject (from depth)', portraitEffectsMatte: 'Portrait matte', skin: 'Skin matte',
     hair: 'Hair matte', teeth: 'Teeth matte', glasses: 'Glasses matte', sky: 'Sky matte',
 };
 

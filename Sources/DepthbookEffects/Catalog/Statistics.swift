@@ -65,6 +65,14 @@ final class StatisticsCache: Sendable {
         return found
     }
 
+    /// A buffer derived from the photo (a subject region), made by `make` once and kept in the render cache.
+    func kept(_ key: NodeKey, make: () throws -> PixelBuffer) rethrows -> PixelBuffer {
+        if let hit = store.kept(key) { return hit }
+        let made = try make()
+        store.keep(key, made)
+        return made
+    }
+
     /// The valid samples of `buffer` (the render of node `key`) in ascending order.
     func sortedValid(_ key: NodeKey, _ buffer: PixelBuffer) -> [Float] {
         let sortedKey = NodeKey("sortedValid", inputs: [key])

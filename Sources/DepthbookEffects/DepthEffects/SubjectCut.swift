@@ -24,7 +24,41 @@ enum SubjectCut {
                 cut = face * behindFace
             }
         }
-        return cut
+        return valleyAbove(values, cut: cut, face: face) ?? cut
+    }
+
+    /// Otsu splits the background from everything nearer. When something stands between the two (a chair's
+    /// back, a headrest, a bed), it falls on the near side with the subject, and the cut runs through it. The
+    /// near side is searched for a clear valley: a bin (of 64, lightly smoothed) under a quarter of the smaller
+    /// of the peaks either side, with at least half of the near samples above it (the subject) and at least
+    /// 2 % below (a class of its own, not stray samples), and the face, when known, above it. Nil when there
+    /// is none.
+    static func valleyAbove(_ values: [Float], cut: Double, face: Double?) -> Double? {
+        let start = firstIndex(sortedValid: values, atOrAbove: cut)
+        guard let top = values.last, Double(top) > cut, values.count - start > 64 else { return nil }
+        let near = values[start...]
+        let count = 64, span = Double(top) - cut
+        var raw = [Double](repeating: 0, count: count)
+        for v in near { raw[min(count - 1, Int((Double(v) - cut) / span * Double(count)))] += 1 }
+        var h = [Double](repeating: 0, count: count)
+        for i in 0..<count {
+            let sum: Double = raw[max(0, i - 1)] + 2 * raw[i] + raw[min(count - 1, i + 1)]
+            h[i] = sum / 4
+        }
+        let total = Double(near.count)
+        var best: (ratio: Double, bin: Int)?
+        var below = raw[0]
+        for i in 1..<(count - 1) {
+            defer { below += raw[i] }
+            let left = h[..<i].max() ?? 0, right = h[(i + 1)...].max() ?? 0
+            guard min(left, right) > 0, below >= 0.02 * total, total - below - raw[i] >= 0.5 * total else { continue }
+            let ratio = h[i] / min(left, right)
+            if ratio < 0.25 && ratio < (best?.ratio ?? .infinity) { best = (ratio, i) }
+        }
+        guard let best else { return nil }
+        let valley = cut + (Double(best.bin) + 0.5) / Double(count) * span
+        if let face, face.isFinite, face < valley { return nil }
+        return valley
     }
 
     /// A face's disparity scaled by this is clearly behind it (ears, hair and neck are kept).
@@ -110,16 +144,6 @@ extension SubjectCut {
         return Double(sorted[first + (sorted.count - first) / 2])
     }
 
-    /// A subject mask from depth alone, for photos without a portrait matte: everything nearer than the cut,
-    /// closed (1.5 % of the width, bridging the map's small gaps) and feathered, at the depth map's size.
-    static func subjectMask(_ c: EffectContext) throws -> Node {
-        guard let (plane, _, cut) = try photoCut(c) else { throw EffectError.missingPlane("photo.portraitEffectsMatte") }
-        let width = Double(c.photo.width)
-        var mask = try Primitives.threshold(plane, cut, keepBelow: false)
-        mask = try Primitives.closing(mask, radius: c.nativePixels(width * 0.015, for: mask))
-        return try Primitives.feather(mask, sigma: c.nativePixels(width * 0.004, for: mask))
-    }
-
     /// Where a tap or a focus point should land when the user has not chosen one: the first face's centre, else
     /// the middle of the near class (the point of it nearest to its centroid, so it never falls in a gap).
     static func subjectPoint(_ c: EffectContext) throws -> (x: Double, y: Double)? {
@@ -146,7 +170,4 @@ extension SubjectCut {
         // Three decimals, as the page writes picked points.
         return (((best.x + 0.5) / Double(w) * 1000).rounded() / 1000, ((best.y + 0.5) / Double(h) * 1000).rounded() / 1000)
     }
-
-    /// What the page says once when a portrait matte was stood in for.
-    static let note = "This photo has no portrait matte: the subject mask comes from its depth (everything nearer than the valley between subject and background, closed and feathered)."
 }

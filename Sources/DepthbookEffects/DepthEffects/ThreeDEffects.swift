@@ -1,22 +1,26 @@
 import DepthbookEngine
 
 /// Dolly zoom (2017): a triangle mesh over the photo displaced by depth, a virtual camera that dollies
-/// while its field of view keeps the tapped focal plane the same size, z-buffered. As in the talk, the view past
-/// the photo's edges is black and what the subject uncovers is stretched from its edge; either can be switched.
+/// while its field of view keeps the tapped focal plane the same size, z-buffered. What the photo never saw is
+/// never left black unless asked: past its edges the photo is extended (or the view cropped), and what the
+/// subject uncovers is filled from the background around it. The talk's look (black edges, stretched gaps) is
+/// a choice of each.
 struct DollyZoomEffect: Effect {
     static let dolly = Param.number("dolly", "Dolly", -0.9...0.9, default: 0.3, step: 0.01,
             doc: "Camera travel towards the scene as a fraction of the focal-plane distance (negative pulls back).")
     static let point = Param.point("point", "Focal plane", default: (0.5, 0.5), doc: "Tap what should keep its size (normalised image coordinates).")
-    static let edges = Param.choice("edges", "Beyond the frame", ["black", "stretch"], default: "black",
-            doc: "black: the view past the photo's edges stays black (the talk); stretch: the edge pixels are smeared outwards.")
-    static let uncovered = Param.choice("uncovered", "Uncovered areas", ["stretch", "black"], default: "stretch",
-            doc: "stretch: what the subject hid is smeared from its edge (the talk); black: left black.")
+    static let frame = Param.choice("frame", "Beyond the frame", DollyZoom.Frame.allCases.map(\.rawValue), default: "fill",
+            doc: "fill: the photo extended past its edges (its mirror image, moved with it); crop: the largest rectangle the photo covers, scaled to the frame; black: left black (the talk); stretch: the edge pixels smeared outwards.")
+    static let edges = Param.choice("edges", "Beyond the frame (before frame)", ["black", "stretch"], default: "black",
+            doc: "Read only when frame is not set, for notebooks saved before it: black or stretch.")
+    static let uncovered = Param.choice("uncovered", "Uncovered areas", DollyZoom.Uncovered.allCases.map(\.rawValue), default: "fill",
+            doc: "fill: what the subject hid is filled from the background around it; stretch: smeared from its edge (the talk); black: left black.")
     static let meshStep = Param.number("meshStep", "Mesh step", 1...8, default: 2, step: 1, unit: "px", doc: "Triangle size in output pixels.")
     static let description = EffectDescription(
         id: "dollyZoom", title: "Dolly zoom",
         summary: "Move the virtual camera while zooming so the tapped plane keeps its size: perspective from depth.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("depth", .plane)],
-        parameters: [dolly.row, point.row, edges.row, uncovered.row, meshStep.row])
+        parameters: [dolly.row, point.row, frame.row, uncovered.row, meshStep.row, edges.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
@@ -30,9 +34,10 @@ struct DollyZoomEffect: Effect {
         let picked: [String: ParameterValue] = chosen.map { ["point": .point(x: $0.x, y: $0.y)] } ?? [:]
         if p[Self.dolly] == 0 { return BuiltNode(image, role: .image, chosen: picked) }
         let k = DepthSupport.intrinsics(c)
+        let frame = !p.isGiven(Self.frame) && p.isGiven(Self.edges) ? p[Self.edges] : p[Self.frame]
         let zoom = try DollyZoom(dolly: p[Self.dolly], focalDepth: focal, focalLength: (k.fx + k.fy) / 2, cx: k.cx, cy: k.cy,
-                                 stretchesEdges: p[Self.edges] == "stretch",
-                                 stretchesUncovered: p[Self.uncovered] == "stretch", step: p.int(Self.meshStep))
+                                 frame: DollyZoom.Frame(rawValue: frame) ?? .fill,
+                                 uncovered: DollyZoom.Uncovered(rawValue: p[Self.uncovered]) ?? .fill, step: p.int(Self.meshStep))
         return BuiltNode(try Node(zoom, [image, depth]), role: .image, marker: focal, chosen: picked)
     }
 }

@@ -44,11 +44,12 @@ struct FaceDepthMaskEffect: Effect {
             cut = subject / (1 - p[Self.relativeMargin] / 100)
             keepBelow = true
         }
-        var mask = try Primitives.threshold(input.node, cut, keepBelow: keepBelow)
+        // The cut is made at the depth map's resolution and fitted to the photo's edges at the image's (the talk
+        // blurred first and enlarged after, which left the edge a few pixels off: the glasses' temples were cut);
+        // the blur and gamma then shape the transition on the right edge.
+        var mask = try EdgeFit.fitted(try Primitives.threshold(input.node, cut, keepBelow: keepBelow), c)
         mask = try Primitives.feather(mask, sigma: c.nativePixels(p[Self.blur], for: mask))
         mask = try Primitives.gamma(mask, p[Self.gamma])
-        // As the talk does it: blur and gamma at the depth map's resolution, then upscale to the image.
-        mask = try Primitives.resample(mask, to: PixelSize(width: c.photo.width, height: c.photo.height), .bilinear)
         return BuiltNode(mask, role: .mask, marker: cut)
     }
 

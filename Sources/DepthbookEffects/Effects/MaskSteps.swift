@@ -3,10 +3,11 @@ import DepthbookEngine
 // The mask-making steps of the 2018 notebook demo, one cell each: resize, threshold at a percentile,
 // close, feather. Spatial sizes are in full-resolution image pixels ("px"), whatever plane they act on.
 
-/// Resamples a plane (depth, a matte) to the image's resolution, as the demo does before thresholding.
+/// Resamples a plane (depth, a matte) to the image's resolution, as the demo does before thresholding. A mask
+/// made at the depth map's resolution is best brought up with `edges`: fitted to the photo's own edges.
 struct ResizeEffect: Effect {
-    static let method = Param.choice("method", "Method", ["nearest", "bilinear", "bicubic", "lanczos"], default: "bilinear",
-            doc: "Interpolation: nearest shows the depth map's blocks, the others smooth them.")
+    static let method = Param.choice("method", "Method", ["nearest", "bilinear", "bicubic", "lanczos", "edges"], default: "bilinear",
+            doc: "Interpolation: nearest shows the depth map's blocks, the others smooth them; edges fits a mask to the photo's own edges (guided filter).")
     static let description = EffectDescription(
         id: "resize", title: "Resize to the image",
         summary: "Resample a plane (depth, matte) to the image's resolution so the two line up pixel for pixel.",
@@ -15,6 +16,7 @@ struct ResizeEffect: Effect {
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let input = try inputs.built("input")
+        if p[Self.method] == "edges" { return BuiltNode(try EdgeFit.fitted(input.node, c), role: input.role) }
         let method = ResamplingMethod(rawValue: p[Self.method]) ?? .bilinear
         let node = try Primitives.resample(input.node, to: PixelSize(width: c.photo.width, height: c.photo.height), method)
         return BuiltNode(node, role: input.role)
@@ -125,9 +127,9 @@ struct DepthThresholdEffect: Effect {
         let cut = try ThresholdEffect.build(inputs.renamed(["input": "disparity"]),
                                             ResolvedParameters(p.subset(ThresholdEffect.description), for: ThresholdEffect.description), c)
         // Threshold and closing work at the depth map's resolution; the mask is then brought to the image's size
-        // (bilinear) and feathered there, so the feather is smooth at any render size.
+        // fitted to the photo's edges, and feathered there, so the feather is smooth at any render size.
         let closed = try Primitives.closing(cut.node, radius: c.nativePixels(p[Self.closing], for: cut.node))
-        let resized = try Primitives.resample(closed, to: PixelSize(width: c.photo.width, height: c.photo.height), .bilinear)
+        let resized = try EdgeFit.fitted(closed, c)
         let feathered = try Primitives.feather(resized, sigma: c.nativePixels(p[Self.feather], for: resized))
         return BuiltNode(feathered, role: .mask, marker: cut.marker, chosen: cut.chosen)
     }

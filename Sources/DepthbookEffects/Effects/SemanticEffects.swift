@@ -3,20 +3,24 @@ import DepthbookEngine
 // The 2019 semantic-matte recipes: an adjusted image blended over the base through one matte. Where the
 // matte is 0 the base comes back unchanged, whatever the adjustment.
 
-/// The "makeup" recipe from the slides: maximumComponent of the base, gamma 0.5, blended through the skin matte.
+/// The "makeup" recipe from the slides (maximumComponent of the base, gamma 0.5) as the skin's new brightness,
+/// on the skin's own colour, blended through the skin matte.
 struct MakeupEffect: Effect {
     static let gamma = Param.number("gamma", "Gamma", 0.1...3, default: 0.5, step: 0.05, doc: "Power applied to the maximum component (0.5 brightens, as in the talk).")
     static let strength = Param.number("strength", "Strength", 0...1, default: 0.35, step: 0.01,
-            doc: "How much of the made-up skin replaces the base (1 is the talk's recipe: flat, bright grey skin).")
+            doc: "How much of the made-up skin replaces the base (1: the skin at the talk's recipe's brightness).")
     static let description = EffectDescription(
         id: "makeup", title: "Makeup (skin)",
-        summary: "Maximum component of the base, gamma 0.5, blended over the base through the skin matte.",
+        summary: "The talk's recipe (maximum component, gamma 0.5) as the skin's new light, on its own colour, through the skin matte.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("skin", .plane)],
         parameters: [gamma.row, strength.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let base = try inputs.node("image")
-        let makeup = try Primitives.gamma(try Primitives.maximumComponent(base), p[Self.gamma])
+        let recipe = try Primitives.gamma(try Primitives.maximumComponent(base), p[Self.gamma])
+        // The recipe's result is grey (every channel the maximum): blended as it is it greys the skin. Only its
+        // light is taken, on the skin's own colour, so the skin is brighter and more even with the same hue.
+        let makeup = try Node(LumaTransfer(), [base, recipe])
         return BuiltNode(try blendThrough(makeup, base, try inputs.node("skin"), strength: p[Self.strength]), role: .image)
     }
 }

@@ -4,7 +4,8 @@ import DepthbookEngine
 /// `photo.skin`…). The one place these names are spelled out.
 public enum PhotoReferences {
     /// Every reference to the photo a notebook may use (the page gets this list in `hello`).
-    public static let all: [String] = ["photo", "photo.image", "photo.depth", "photo.disparity"]
+    /// `photo.subject` is the subject mask the renderer makes from depth (present whenever depth is).
+    public static let all: [String] = ["photo", "photo.image", "photo.depth", "photo.disparity", "photo.subject"]
         + MatteKind.allCases.map { "photo.\($0.rawValue)" }
 
     /// The cell (or `photo`) a reference reads from: `mask` for `mask`, `photo` for `photo.skin`.

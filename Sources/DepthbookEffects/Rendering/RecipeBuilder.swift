@@ -84,6 +84,9 @@ struct RecipeBuilder {
         switch name {
         case "image":
             return BuiltNode(try Primitives.photo(context, .image), role: .image)
+        case "subject":
+            guard photo.depth != nil else { throw EffectError.missingPlane(reference) }
+            return BuiltNode(try SubjectPlane.mask(context), role: .mask)
         case "disparity", "depth":
             guard photo.depth != nil else { throw EffectError.missingPlane(reference) }
             let kind: DepthKind = name == "depth" ? .depth : .disparity
@@ -95,8 +98,8 @@ struct RecipeBuilder {
             }
             if photo.matte(kind) == nil, kind == .portraitEffectsMatte, photo.depth != nil {
                 // The person effects need only a subject mask: without the matte, one from depth stands in.
-                notes.insert(SubjectCut.note)
-                return BuiltNode(try SubjectCut.subjectMask(context), role: .mask)
+                notes.insert(SubjectPlane.note)
+                return BuiltNode(try SubjectPlane.mask(context), role: .mask)
             }
             guard photo.matte(kind) != nil else { throw EffectError.missingPlane(reference) }
             return BuiltNode(try Primitives.photo(context, .matte(kind)), role: .mask)

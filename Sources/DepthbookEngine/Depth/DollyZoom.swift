@@ -9,10 +9,11 @@
 /// The image is a triangle mesh over the picture (a vertex every `step` output pixels), displaced by that
 /// factor and drawn with a z-buffer on Z − t.
 ///
-/// What the photo never saw comes in two kinds, filled each its own way. Beyond the frame (the virtual camera
-/// sees past the photo's edges): black, as in the talk, or stretched by a skirt of far-out vertices that repeat
-/// the edge pixels. Uncovered by the subject (behind a foreground edge): stretched, as in the talk (triangles
-/// torn at the depth discontinuity are kept, so the edge smears over the gap), or black (torn triangles dropped).
+/// What the photo never saw comes in two kinds, each handled its own way (`Frame`, `Uncovered`). Beyond the
+/// frame: the photo extended past its edges (its mirror image, warped with it), the largest clean rectangle
+/// scaled back to the frame, black (the talk), or the edge pixels stretched. Uncovered by the subject (behind a
+/// foreground edge): filled from the background around the gap (push-pull weighted towards the far side),
+/// stretched from the edge (the talk: torn triangles kept), or black (torn triangles dropped).
 public struct DollyZoom: Filter {
     public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
@@ -27,30 +28,46 @@ public struct DollyZoom: Filter {
                           doc: "Camera focal length in native image pixels (from the calibration's intrinsics)."),
             ParameterInfo("cx", range: -1e6...1e6, unit: "px", doc: "Native image pixels."),
             ParameterInfo("cy", range: -1e6...1e6, unit: "px", doc: "Native image pixels."),
-            ParameterInfo("edges", range: 0...1,
-                          doc: "0: black past the photo's edges (the talk); 1: the edge pixels stretched outwards."),
-            ParameterInfo("uncovered", range: 0...1,
-                          doc: "0: black where the subject uncovers what it hid; 1: stretched from its edge (the talk)."),
             ParameterInfo("step", range: 1...32, unit: "px",
                           doc: "Mesh cell size in output pixels."),
             ParameterInfo("tear", range: 1...100,
-                          doc: "Uncovered black only: a cell whose far/near depth ratio exceeds this is a discontinuity, left uncovered."),
+                          doc: "Uncovered black or filled: a cell whose far/near depth ratio exceeds this is a discontinuity, left uncovered."),
         ])
+
+    /// What the view shows past the photo's edges.
+    public enum Frame: String, Sendable, CaseIterable {
+        /// The photo extended beyond its edges by its mirror image, moved with it.
+        case fill
+        /// The largest rectangle of the frame's shape the photo covers, scaled back to the frame.
+        case crop
+        /// Black, as in the talk.
+        case black
+        /// The edge pixels smeared outwards.
+        case stretch
+    }
+
+    /// What the view shows where the subject uncovers what it hid.
+    public enum Uncovered: String, Sendable, CaseIterable {
+        /// Filled from the background around the gap.
+        case fill
+        /// The subject's edge smeared over the gap (the talk).
+        case stretch
+        /// Black.
+        case black
+    }
 
     public let dolly: Double
     public let focalDepth: Double
     public let focalLength: Double
     public let cx: Double
     public let cy: Double
-    /// Past the photo's edges: the edge pixels stretched outwards (else black).
-    public let stretchesEdges: Bool
-    /// Where the subject uncovers what it hid: its edge stretched over the gap (else black).
-    public let stretchesUncovered: Bool
+    public let frame: Frame
+    public let uncovered: Uncovered
     public let step: Int
     public let tear: Double
 
     public init(dolly: Double, focalDepth: Double, focalLength: Double, cx: Double, cy: Double,
-                stretchesEdges: Bool = false, stretchesUncovered: Bool = true, step: Int = 2, tear: Double = 1.1) throws {
+                frame: Frame, uncovered: Uncovered, step: Int = 2, tear: Double = 1.1) throws {
         let i = Self.info
         try i.validate("dolly", dolly)
         try i.validate("focalDepth", focalDepth)
@@ -64,14 +81,21 @@ public struct DollyZoom: Filter {
         self.focalLength = focalLength
         self.cx = cx
         self.cy = cy
-        self.stretchesEdges = stretchesEdges
-        self.stretchesUncovered = stretchesUncovered
+        self.frame = frame
+        self.uncovered = uncovered
         self.step = step
         self.tear = tear
     }
 
+    /// The talk's two switches: black or stretched past the edges, stretched or black where uncovered.
+    public init(dolly: Double, focalDepth: Double, focalLength: Double, cx: Double, cy: Double,
+                stretchesEdges: Bool = false, stretchesUncovered: Bool = true, step: Int = 2, tear: Double = 1.1) throws {
+        try self.init(dolly: dolly, focalDepth: focalDepth, focalLength: focalLength, cx: cx, cy: cy,
+                      frame: stretchesEdges ? .stretch : .black, uncovered: stretchesUncovered ? .stretch : .black, step: step, tear: tear)
+    }
+
     public var parameterKey: String {
-        "t=\(dolly),zf=\(focalDepth),f=\(focalLength),c=\(cx),\(cy),edges=\(stretchesEdges),uncovered=\(stretchesUncovered),step=\(step),tear=\(tear)"
+        "t=\(dolly),zf=\(focalDepth),f=\(focalLength),c=\(cx),\(cy),frame=\(frame.rawValue),uncovered=\(uncovered.rawValue),step=\(step),tear=\(tear)"
     }
 
     public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
@@ -104,59 +128,37 @@ public struct DollyZoom: Filter {
         }
         let depth = PixelBuffer(region: inputs[1].region, channels: 1,
                                 samples: DepthPlaneFill.filled(inputs[1].samples, with: far, positive: true))
-        let skirt: Float? = stretchesEdges ? Float(max(size.width, size.height)) : nil
-        var mesh = WarpMesh(us: WarpMesh.stops(length: size.width, step: step, skirt: skirt),
-                            vs: WarpMesh.stops(length: size.height, step: step, skirt: skirt))
         // The camera never travels past `nearestTravel` of the way to the nearest thing in the photo: as it
         // nears a surface that surface's magnification grows without bound (a leaf filled a whole frame).
         let near = DepthPlaneFill.smallestValid(depth.samples, positive: true) ?? far
         let zf = Float(focalDepth), t = min(Float(dolly * focalDepth), Float(Self.nearestTravel) * near)
         let px = Float(cx * scale), py = Float(cy * scale)
-        var value: Float = 0
-        for k in 0..<(mesh.columns * mesh.rows) {
-            let u = mesh.u[k], v = mesh.v[k]
-            let su = min(Float(size.width) - 0.5, max(0.5, u)), sv = min(Float(size.height) - 0.5, max(0.5, v))
-            depth.sampleBilinear(su, sv, into: &value)
-            let z = value
-            let zc = z - t
-            if !(zc > 1e-3 * zf) {
-                mesh.x[k] = .nan; mesh.y[k] = .nan
-                continue
-            }
-            let s = z * (zf - t) / (zf * zc)
-            mesh.x[k] = px + (u - px) * s
-            mesh.y[k] = py + (v - py) * s
-            mesh.z[k] = zc
-            // Texture positions clamp into the photo: skirt vertices repeat the edge pixels.
-            mesh.u[k] = min(Float(size.width), max(0, u))
-            mesh.v[k] = min(Float(size.height), max(0, v))
-        }
-        if !stretchesUncovered { markTears(&mesh, ratio: Float(tear)) }
+        let geometry = DollyGeometry(zf: zf, t: t, px: px, py: py, size: size, step: step)
+        let extended = frame == .fill || frame == .crop
+        let margins = extended ? geometry.margins(far: far) : (x: 0, y: 0)
+        let skirt: Float? = frame == .stretch ? Float(max(size.width, size.height)) : nil
+        let tears: Float? = uncovered == .stretch ? nil : Float(tear)
+        let mesh = geometry.mesh(depth: depth, skirt: skirt, margins: margins, mirrored: extended, far: far, tears: tears)
         try context.checkCancelled()
-        let drawn = MeshRasterizer.draw(mesh, source: image, size: size, clampTexture: image.region, context: context)
-        return drawn.buffer.cropped(to: request.region)
-    }
-
-    /// Drops cells torn open: their vertices' depths span more than `ratio` (far/near), a depth
-    /// discontinuity, and the warp stretched or folded them (a cell that keeps its size uncovers nothing).
-    func markTears(_ mesh: inout WarpMesh, ratio: Float) {
-        let c = mesh.columns
-        for j in 0..<(mesh.rows - 1) {
-            for i in 0..<(c - 1) {
-                let k = j * c + i
-                let corners = [k, k + 1, k + c, k + c + 1]
-                let zs = corners.map { mesh.z[$0] }
-                let lo = zs.min() ?? 0, hi = zs.max() ?? 0
-                guard lo > 0, hi / lo > ratio else { continue }
-                let xs = corners.map { mesh.x[$0] }, ys = corners.map { mesh.y[$0] }
-                let us = corners.map { mesh.u[$0] }, vs = corners.map { mesh.v[$0] }
-                func extent(_ a: [Float]) -> Float { (a.max() ?? 0) - (a.min() ?? 0) }
-                let folded = (mesh.x[k + 1] - mesh.x[k]) * (mesh.u[k + 1] - mesh.u[k]) < 0
-                    || (mesh.y[k + c] - mesh.y[k]) * (mesh.v[k + c] - mesh.v[k]) < 0
-                if folded || extent(xs) > extent(us) * 1.25 + 0.5 || extent(ys) > extent(vs) * 1.25 + 0.5 {
-                    mesh.droppedCells[j * (c - 1) + i] = true
-                }
-            }
+        let fills = uncovered == .fill || extended
+        // Filling needs the depth of what was drawn, so it is drawn along as one more channel.
+        let source = fills ? DollyFill.withDepth(image, depth) : image
+        let drawn = MeshRasterizer.draw(mesh, source: source, size: size, clampTexture: image.region, context: context)
+        guard fills else { return drawn.buffer.cropped(to: request.region) }
+        try context.checkCancelled()
+        // Past the edges of a black frame stays black (the talk's look); only what the subject uncovered is filled.
+        let keepBlack = frame == .black ? DollyFill.borderConnected(drawn.covered, size: size) : nil
+        var result = DollyFill.filled(drawn, channels: image.channels, size: size, keepBlack: keepBlack)
+        if frame == .crop {
+            // Where the photo itself (not its extension) lands, gaps bridged: the rectangle keeps clear of what
+            // lies outside the photo, not of what the subject uncovered (that is filled).
+            let photoOnly = geometry.mesh(depth: depth, skirt: nil, margins: (0, 0), mirrored: false, tears: nil)
+            let ones = PixelBuffer(region: image.region, channels: 1, repeating: 1)
+            let seen = MeshRasterizer.draw(photoOnly, source: ones, size: size, clampTexture: image.region, context: context)
+            let rect = DollyFill.cleanRect(outside: DollyFill.borderConnected(seen.covered, size: size), size: size,
+                                           centre: (Double(px), Double(py)))
+            result = DollyFill.scaled(result, from: rect, to: size)
         }
+        return result.cropped(to: request.region)
     }
 }

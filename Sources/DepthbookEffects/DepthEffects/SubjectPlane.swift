@@ -1,0 +1,31 @@
+import DepthbookEngine
+
+/// `photo.subject`: the subject mask from depth, a plane of its own whenever the photo has depth, and the
+/// portrait matte's stand-in on photos without one. The near side of the photo's cut (`SubjectCut`), closed to
+/// bridge the map's small gaps, reduced to the region around the face (`SubjectRegion`), and fitted to the
+/// photo's own edges at the size rendered (`EdgeFit`).
+enum SubjectPlane {
+    /// The subject region at the depth map's resolution (1 inside, 0 outside), found once per photo.
+    static func region(_ c: EffectContext) throws -> Node {
+        guard let (plane, _, cut) = try SubjectCut.photoCut(c) else { throw EffectError.missingPlane("photo.subject") }
+        var near = try Primitives.threshold(plane, cut)
+        near = try Primitives.closing(near, radius: c.nativePixels(Double(c.photo.width) * 0.015, for: near))
+        let seed = DepthSupport.faces(c).first.map { (x: $0.x + $0.width / 2, y: $0.y + $0.height / 2) }
+        let key = NodeKey("subjectRegion seed=\(seed.map { "\($0.x),\($0.y)" } ?? "none")", inputs: [near.key])
+        let region = try c.statistics.kept(key) {
+            let closed = try c.native(near)
+            return PixelBuffer(region: closed.region, channels: 1,
+                               samples: SubjectRegion.select(closed.samples, width: closed.width, height: closed.height, seed: seed))
+        }
+        return try Node(PlaneSource(FloatPlane(width: region.width, height: region.height, channels: 1, samples: region.samples),
+                                    id: key.description))
+    }
+
+    /// The subject mask at the image's size, its edges on the photo's.
+    static func mask(_ c: EffectContext) throws -> Node {
+        try EdgeFit.fitted(try region(c), c)
+    }
+
+    /// What the page says once when a portrait matte was stood in for.
+    static let note = "This photo has no portrait matte: the subject mask comes from its depth (photo.subject: the region around the face, or the large near region nearest the centre, fitted to the photo's edges)."
+}

@@ -1,0 +1,23 @@
+import DepthbookEngine
+
+/// Masks made from depth live at the depth map's resolution, four to six times coarser than the photo. Enlarged
+/// as they are, their edges fall a few image pixels off the photo's, and a feather turns that into a rim (the
+/// pug's bright halo, the glasses' temples cut in Backdrop). A guided filter (He, Sun & Tang) against the photo,
+/// at the size rendered, moves each edge onto the photo's own; a feather, when the user asks for one, comes after.
+enum EdgeFit {
+    /// Regularisation of the fit: small enough to follow a face's or a dog's outline against its background,
+    /// large enough that texture inside the subject (hair, a patterned shirt) does not carve holes.
+    static let epsilon = 1e-3
+
+    /// `mask` enlarged to the photo and fitted to its edges, clamped to 0...1. The window spans about three of
+    /// the mask's own pixels (as far as the enlarged edge can lie from the photo's), and never more than 1 % of
+    /// the photo's width, so a small photo's subject is not smoothed as a whole.
+    static func fitted(_ mask: Node, _ c: EffectContext) throws -> Node {
+        let size = PixelSize(width: c.photo.width, height: c.photo.height)
+        let ratio = Double(size.width) / Double(max(1, mask.extent.width))
+        let enlarged = try Primitives.resample(mask, to: size, .bilinear)
+        let radius = min(100, max(1, min(3 * ratio, 0.01 * Double(size.width)).rounded()))
+        let guide = try Primitives.photo(c, .image)
+        return try Node(GuidedFilter(radius: radius, epsilon: epsilon), [enlarged, guide]).applying(ClampUnit())
+    }
+}

@@ -1,0 +1,112 @@
+/// What the dolly zoom does with what the photo never saw: holes filled from the background around them, and
+/// the largest clean rectangle for the crop.
+enum DollyFill {
+
+    /// The image with its depth as one more channel, so each drawn pixel carries the depth of what it shows.
+    static func withDepth(_ image: PixelBuffer, _ depth: PixelBuffer) -> PixelBuffer {
+        let ch = image.channels, n = image.region.pixelCount
+        var samples = [Float](repeating: 0, count: n * (ch + 1))
+        for i in 0..<n {
+            for k in 0..<ch { samples[i * (ch + 1) + k] = image.samples[i * ch + k] }
+            samples[i * (ch + 1) + ch] = depth.samples[i]
+        }
+        return PixelBuffer(region: image.region, channels: ch + 1, samples: samples)
+    }
+
+    /// The uncovered pixels the frame's border reaches through uncovered pixels (4-connected): the view past
+    /// the photo's edges, as opposed to gaps inside it.
+    static func borderConnected(_ covered: [Bool], size: PixelSize) -> [Bool] {
+        let w = size.width, h = size.height
+        var reached = [Bool](repeating: false, count: w * h)
+        var stack = [Int]()
+        func push(_ i: Int) {
+            if !covered[i] && !reached[i] { reached[i] = true; stack.append(i) }
+        }
+        for x in 0..<w { push(x); push((h - 1) * w + x) }
+        for y in 0..<h { push(y * w); push(y * w + w - 1) }
+        while let i = stack.popLast() {
+            let x = i % w, y = i / w
+            if x > 0 { push(i - 1) }
+            if x < w - 1 { push(i + 1) }
+            if y > 0 { push(i - w) }
+            if y < h - 1 { push(i + w) }
+        }
+        return reached
+    }
+
+    /// The drawn colours (the last channel of `drawn` is depth) with every uncovered pixel filled by push-pull
+    /// from the covered ones, weighted towards the far; `keepBlack` pixels stay black.
+    static func filled(_ drawn: MeshRasterizer.Result, channels ch: Int, size: PixelSize, keepBlack: [Bool]?) -> PixelBuffer {
+        let n = size.width * size.height, sc = ch + 1
+        let source = drawn.buffer.samples, covered = drawn.covered
+        var farthest: Float = 0
+        for i in 0..<n where covered[i] { farthest = max(farthest, source[i * sc + ch]) }
+        var colors = [Float](repeating: 0, count: n * ch), weights = [Float](repeating: 0, count: n)
+        if farthest > 0 {
+            for i in 0..<n where covered[i] {
+                // (depth / farthest)⁴: what the subject uncovered is continued from the background behind it, not
+                // smeared from the subject in front.
+                let r = min(1, max(0, source[i * sc + ch] / farthest)), r2 = r * r
+                let weight = r2 * r2
+                weights[i] = weight
+                for k in 0..<ch { colors[i * ch + k] = source[i * sc + k] * weight }
+            }
+        }
+        let fill = PushPull.fill(colors: colors, weights: weights, channels: ch, width: size.width, height: size.height)
+        return PixelBuffer(region: PixelRect(size), channels: ch) { out in
+            for i in 0..<n {
+                for k in 0..<ch {
+                    out[i * ch + k] = covered[i] ? source[i * sc + k] : (keepBlack?[i] == true ? 0 : fill[i * ch + k])
+                }
+            }
+        }
+    }
+
+    /// The largest rectangle of the frame's shape holding no `outside` pixel, centred on `centre` as far as the
+    /// frame allows (found by bisection on its size over a summed-area table); the whole frame when nothing is
+    /// outside, a tenth of it at the least.
+    static func cleanRect(outside: [Bool], size: PixelSize, centre: (x: Double, y: Double)) -> (x: Double, y: Double, width: Double, height: Double) {
+        let w = size.width, h = size.height
+        var table = [Int32](repeating: 0, count: (w + 1) * (h + 1))
+        for y in 0..<h {
+            var row: Int32 = 0
+            for x in 0..<w {
+                row += outside[y * w + x] ? 1 : 0
+                table[(y + 1) * (w + 1) + x + 1] = table[y * (w + 1) + x + 1] + row
+            }
+        }
+        func rect(_ k: Double) -> (x: Double, y: Double, width: Double, height: Double) {
+            let rw = Double(w) * k, rh = Double(h) * k
+            return (min(max(centre.x - rw / 2, 0), Double(w) - rw), min(max(centre.y - rh / 2, 0), Double(h) - rh), rw, rh)
+        }
+        func clean(_ k: Double) -> Bool {
+            let r = rect(k)
+            let x0 = Int(r.x.rounded(.down)), y0 = Int(r.y.rounded(.down))
+            let x1 = min(w, Int((r.x + r.width).rounded(.up))), y1 = min(h, Int((r.y + r.height).rounded(.up)))
+            let count = table[y1 * (w + 1) + x1] - table[y0 * (w + 1) + x1] - table[y1 * (w + 1) + x0] + table[y0 * (w + 1) + x0]
+            return count == 0
+        }
+        if clean(1) { return rect(1) }
+        var low = 0.1, high = 1.0
+        for _ in 0..<24 {
+            let mid = (low + high) / 2
+            if clean(mid) { low = mid } else { high = mid }
+        }
+        return rect(low)
+    }
+
+    /// `rect` of `buffer` resampled bilinearly to fill `size`.
+    static func scaled(_ buffer: PixelBuffer, from rect: (x: Double, y: Double, width: Double, height: Double), to size: PixelSize) -> PixelBuffer {
+        if rect.x == 0 && rect.y == 0 && rect.width == Double(size.width) && rect.height == Double(size.height) { return buffer }
+        let ch = buffer.channels
+        let sx = rect.width / Double(size.width), sy = rect.height / Double(size.height)
+        return PixelBuffer(region: PixelRect(size), channels: ch) { out in
+            for y in 0..<size.height {
+                let fy = Float(rect.y + (Double(y) + 0.5) * sy)
+                for x in 0..<size.width {
+                    buffer.sampleBilinear(Float(rect.x + (Double(x) + 0.5) * sx), fy, into: out.baseAddress! + (y * size.width + x) * ch)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Testing
+@testable import DepthbookEngine
+
+/// The dolly zoom's fill and crop on small frames where the answer is known.
+struct DollyFillTests {
+    /// Push-pull keeps every pixel of weight 1 and fills a hole from what surrounds it.
+    @Test func pushPullKeepsWhatIsKnownAndFillsTheHole() {
+        let w = 8, h = 8
+        var colors = [Float](repeating: 0.25, count: w * h), weights = [Float](repeating: 1, count: w * h)
+        for y in 3...4 { for x in 3...4 { colors[y * w + x] = 0; weights[y * w + x] = 0 } }
+        let out = PushPull.fill(colors: colors, weights: weights, channels: 1, width: w, height: h)
+        for i in 0..<(w * h) where weights[i] == 1 { #expect(out[i] == 0.25) }
+        for y in 3...4 { for x in 3...4 { #expect(abs(out[y * w + x] - 0.25) < 1e-6) } }
+    }
+
+    /// A gap between a near (dark) and a far (bright) side is filled from the far side.
+    @Test func gapsAreFilledFromTheFarSide() {
+        let size = PixelSize(width: 12, height: 4)
+        var samples = [Float](), covered = [Bool]()
+        for _ in 0..<size.height {
+            for x in 0..<size.width {
+                let near = x < 5, gap = x >= 5 && x < 7
+                samples += near ? [0, 0, 0, 1] : [1, 1, 1, gap ? 0 : 4]
+                covered.append(!gap)
+            }
+        }
+        let drawn = MeshRasterizer.Result(buffer: PixelBuffer(region: PixelRect(size), channels: 4, samples: samples), covered: covered)
+        let out = DollyFill.filled(drawn, channels: 3, size: size, keepBlack: nil)
+        for y in 0..<size.height { for x in 5..<7 { #expect(out.samples[(y * size.width + x) * 3] > 0.9) } }
+        #expect(out.samples[0] == 0 && out.samples[(size.width - 1) * 3] == 1)
+    }
+
+    /// The clean rectangle keeps the frame's shape, stays clear of what is outside, and is the whole frame when
+    /// nothing is.
+    @Test func theCleanRectangleAvoidsWhatIsOutside() {
+        let size = PixelSize(width: 20, height: 10)
+        var outside = [Bool](repeating: false, count: 200)
+        #expect(DollyFill.cleanRect(outside: outside, size: size, centre: (10, 5)) == (0, 0, 20, 10))
+        for y in 0..<10 { outside[y * 20] = true; outside[y * 20 + 19] = true }
+        let r = DollyFill.cleanRect(outside: outside, size: size, centre: (10, 5))
+        #expect(r.x >= 1 && r.x + r.width <= 19 && abs(r.width / r.height - 2) < 1e-9 && r.width > 17)
+    }
+}
