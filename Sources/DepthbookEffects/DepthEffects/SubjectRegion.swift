@@ -1,3 +1,5 @@
+import DepthbookEngine
+
 /// The subject as one region of a near-mask: not every pixel nearer than the cut (a bed, a table edge, a
 /// shoulder of someone behind), but the connected part around the face, or without a face the large part
 /// nearest the frame's centre, with its holes filled. Pure array work at the depth map's resolution.
@@ -77,20 +79,7 @@ enum SubjectRegion {
     /// Sets every pixel outside `region` that the frame's border cannot reach (4-connected) through pixels
     /// outside it: the holes a closing left (an open mouth, the gap under an arm).
     static func fillHoles(_ region: inout [Bool], width w: Int, height h: Int) {
-        var outside = [Bool](repeating: false, count: w * h)
-        var stack = [Int]()
-        func push(_ i: Int) {
-            if !region[i] && !outside[i] { outside[i] = true; stack.append(i) }
-        }
-        for x in 0..<w { push(x); push((h - 1) * w + x) }
-        for y in 0..<h { push(y * w); push(y * w + w - 1) }
-        while let i = stack.popLast() {
-            let x = i % w, y = i / w
-            if x > 0 { push(i - 1) }
-            if x < w - 1 { push(i + 1) }
-            if y > 0 { push(i - w) }
-            if y < h - 1 { push(i + w) }
-        }
+        let outside = BorderReach.reached(outside: region, width: w, height: h)
         for i in 0..<(w * h) where !outside[i] { region[i] = true }
     }
 }

@@ -16,22 +16,7 @@ enum DollyFill {
     /// The uncovered pixels the frame's border reaches through uncovered pixels (4-connected): the view past
     /// the photo's edges, as opposed to gaps inside it.
     static func borderConnected(_ covered: [Bool], size: PixelSize) -> [Bool] {
-        let w = size.width, h = size.height
-        var reached = [Bool](repeating: false, count: w * h)
-        var stack = [Int]()
-        func push(_ i: Int) {
-            if !covered[i] && !reached[i] { reached[i] = true; stack.append(i) }
-        }
-        for x in 0..<w { push(x); push((h - 1) * w + x) }
-        for y in 0..<h { push(y * w); push(y * w + w - 1) }
-        while let i = stack.popLast() {
-            let x = i % w, y = i / w
-            if x > 0 { push(i - 1) }
-            if x < w - 1 { push(i + 1) }
-            if y > 0 { push(i - w) }
-            if y < h - 1 { push(i + w) }
-        }
-        return reached
+        BorderReach.reached(outside: covered, width: size.width, height: size.height)
     }
 
     /// The drawn colours (the last channel of `drawn` is depth) with every uncovered pixel filled by push-pull
