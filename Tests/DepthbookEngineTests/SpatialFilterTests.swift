@@ -1,4 +1,4 @@
-import DepthbookEngine
+@testable import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
@@ -51,6 +51,21 @@ struct SpatialFilterTests {
         #expect(EngineFixtures.maxDifference(ours, try reference("guided", plane, ["\(radius)", "\(epsilon)"], extra: [image.samples])) < 2e-3)
         let rect = PixelRect(x: 10, y: 5, width: 11, height: 9)
         let part = try Evaluator(context: RenderContext(threads: 3)).render(node, RenderTarget(size: node.extent, region: rect))
+        let whole = try Evaluator().render(node, RenderTarget(size: node.extent))
+        #expect(part.samples == whole.cropped(to: rect).samples)
+    }
+
+    /// Taller than a band (`GuidedFilter.bandRows`): computed band by band, it matches the reference whole.
+    @Test func guidedFilterAcrossBandsMatchesNumpy() throws {
+        let height = GuidedFilter.bandRows * 2 + 37
+        let plane = EngineFixtures.noise(width: 9, height: height, channels: 1, seed: 16)
+        let image = EngineFixtures.noise(width: 9, height: height, channels: 3, seed: 17)
+        let node = try Node(GuidedFilter(radius: 5, epsilon: 1e-3),
+                            [EngineFixtures.source(plane, id: "p"), EngineFixtures.source(image, id: "i")])
+        let ours = try render(node)
+        #expect(EngineFixtures.maxDifference(ours, try reference("guided", plane, ["5", "0.001"], extra: [image.samples])) < 2e-3)
+        let rect = PixelRect(x: 2, y: GuidedFilter.bandRows - 20, width: 6, height: GuidedFilter.bandRows + 10)
+        let part = try Evaluator().render(node, RenderTarget(size: node.extent, region: rect))
         let whole = try Evaluator().render(node, RenderTarget(size: node.extent))
         #expect(part.samples == whole.cropped(to: rect).samples)
     }

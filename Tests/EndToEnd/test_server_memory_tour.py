@@ -3,7 +3,7 @@ its default budget goes twice through two real photos (the TrueDepth selfie HEIC
 notebooks, asking for every cell's 736-px preview and its histogram as the page does with every cell in view.
 
 The server must stay up and answer /healthz after every notebook, a second pass must not raise the peak
-resident memory (VmHWM) by more than 10 % (+ 40 MB of noise), the peak must stay under the budget + 512 MB,
+resident memory (VmHWM) by more than 10 % (+ 40 MB of noise), the peak must stay under the budget + 256 MB,
 and /api/stats must report the memory it uses (`rssMb` > 0)."""
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ PHOTOS = ["fidmaa-portrait-analyser__heic_depth_data.heic", "pillow_heif__pug.he
 NOTEBOOKS = ["depth-threshold", "big-head", "marching", "matte-separation", "wiggle"]
 PASSES = 2
 BUDGET_MB = 1024  # the server's default, which the tour leaves as it is
-PEAK_BOUND_MB = BUDGET_MB + 512
+# The tour peaks near 750 MB; a fitted subject measured at 12 MP took it to 1.3-1.5 GB, which + 512 let through.
+PEAK_BOUND_MB = BUDGET_MB + 256
 # The tour stops (and the test fails) well past the bound rather than pushing a small machine into the OOM killer.
 STOP_ABOVE_MB = 4096
 SECOND_PASS_GROWTH = 0.10
@@ -77,7 +78,7 @@ def test_a_second_tour_of_the_notebooks_does_not_raise_the_peak(tmp_path):
             problems.append(f"the second pass raised the peak RSS to {peaks[1]} MB from {peaks[0]} MB (allowed {allowed:.0f})")
     peak = summary.get("peakMb") or 0
     if peak >= PEAK_BOUND_MB:
-        problems.append(f"peak RSS {peak} MB is not below {PEAK_BOUND_MB} MB (budget {BUDGET_MB} + 512)")
+        problems.append(f"peak RSS {peak} MB is not below {PEAK_BOUND_MB} MB (budget {BUDGET_MB} + 256)")
     budgets = {line.get("budgetMb") for line in visits}
     if budgets and budgets != {BUDGET_MB}:
         problems.append(f"/api/stats reports budgetMb {sorted(map(str, budgets))}, expected the default {BUDGET_MB}")

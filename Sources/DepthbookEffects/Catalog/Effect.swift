@@ -73,6 +73,21 @@ struct EffectContext: Sendable {
         try Evaluator(context: evaluator.context, keepsResult: true).render(node, RenderTarget(size: node.extent))
     }
 
+    /// Widest a node is rendered to be measured (a subject's box, a histogram). A depth map or matte
+    /// (768–1544 px) is measured at its own resolution; a plane or image at the photo's 12 MP is measured at
+    /// this width: measuring the pug's fitted subject mask at 4032 px ran its guided filter over the whole photo
+    /// for every preview (1 GB of working memory for a 736-px Big Head), and its box moves by under a pixel.
+    static let measureWidth = 1600
+
+    /// The node rendered whole at its native size, or at `measureWidth` when wider (kept like `native`).
+    func measured(_ node: Node) throws -> PixelBuffer {
+        let extent = node.extent
+        guard extent.width > Self.measureWidth else { return try native(node) }
+        let height = max(1, Int((Double(Self.measureWidth) * Double(extent.height) / Double(extent.width)).rounded()))
+        return try Evaluator(context: evaluator.context, keepsResult: true)
+            .render(node, RenderTarget(size: PixelSize(width: Self.measureWidth, height: height)))
+    }
+
     /// The `p`-th percentile (0...100) of the node's valid (non-NaN) samples, nil when all are holes.
     func percentile(_ node: Node, _ p: Double) throws -> Double? {
         let buffer = try native(node)

@@ -1,8 +1,8 @@
 import DepthbookEngine
 
-/// The matte's subject box in normalised frame coordinates, from the matte at its native resolution.
+/// The matte's subject box in normalised frame coordinates, from the matte as measured (native, or 1600 px wide).
 func subjectBox(_ matte: Node, effect: String, _ c: EffectContext) throws -> SubjectBounds {
-    let buffer = try c.native(matte)
+    let buffer = try c.measured(matte)
     guard let box = SubjectBounds.of(buffer) else {
         throw EffectError.badInput(effect: effect, message: "the matte is empty: there is no subject to move")
     }

@@ -114,7 +114,7 @@ public final class NotebookRenderer: Sendable {
                           cache: cache).image
     }
 
-    /// The histogram of a cell or plane at its native resolution (at most `histogramWidth` wide). For a step that cuts at a threshold it is the
+    /// The histogram of a cell or plane as `EffectContext.measured` renders it (native, at most 1600 px wide). For a step that cuts at a threshold it is the
     /// histogram of what was cut (its plane input), with the cut as the marker.
     public func histogram(notebook: Notebook, reference: String, bins: Int) throws -> CellHistogram {
         let allowed = Limits.studio.histogramBins
@@ -131,26 +131,13 @@ public final class NotebookRenderer: Sendable {
                     source = input.node
                 }
             }
-            var samples = try Self.histogramSource(source, context).samples
+            var samples = try context.measured(source).samples
             if source.kind == .image { samples = Self.luma(samples) }
             let h = Statistics.histogram(samples, bins: bins)
             return CellHistogram(bins: h.bins, min: h.min, max: h.max, marker: built.marker, holes: h.holes)
         } catch let error as RenderError {
             throw EffectError(error)
         }
-    }
-
-    /// Widest a histogram's source is rendered: a depth map or matte (768–1544 px) is counted at its own
-    /// resolution, exactly as its threshold is cut; a 12 MP image cell is counted at this width. Counting it at
-    /// its native size rendered the whole chain at 12 MP for every chart the page showed (2.5 GB on the pug's
-    /// Big Head), and a chart of 1024 × 768 samples looks the same.
-    static let histogramWidth = 1600
-
-    static func histogramSource(_ source: Node, _ context: EffectContext) throws -> PixelBuffer {
-        let extent = source.extent
-        guard extent.width > histogramWidth else { return try context.native(source) }
-        let height = max(1, Int((Double(histogramWidth) * Double(extent.height) / Double(extent.width)).rounded()))
-        return try context.evaluator.render(source, RenderTarget(size: PixelSize(width: histogramWidth, height: height)))
     }
 
     func context(_ evaluator: Evaluator) -> EffectContext {
