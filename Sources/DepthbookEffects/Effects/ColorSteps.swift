@@ -144,7 +144,7 @@ struct BackgroundImageEffect: Effect {
             doc: "Which bundled background to show.")
     static let description = EffectDescription(
         id: "backgroundImage", title: "Background image",
-        summary: "One of Depthbook's bundled backgrounds, made once at the photo's size.",
+        summary: "One of Depthbook's bundled backgrounds, painted at the photo's shape and the size rendered.",
         output: .image, inputs: [],
         parameters: [name.row])
 

@@ -75,17 +75,14 @@ enum Primitives {
         factor == 1 ? node : try node.applying(ScalePlane(factor: Float(factor)))
     }
 
-    /// A bundled background generated once at the photo's aspect ratio (the talk's "resize once, not per
-    /// frame"), at most 1600 px on its long side: the backgrounds are smooth, and a full-resolution render
-    /// upsamples them like any plane.
+    /// A bundled background at the photo's size, painted at whatever size each render asks (`BackgroundFilter`).
     static func background(_ id: String, context c: EffectContext) throws -> Node {
-        let size = backgroundSize(c)
-        let image = try BackgroundCache.shared.image(id: id, width: size.width, height: size.height)
-        return try Node(PhotoSource(photo: Photo(image: image), plane: .image, photoID: "background:\(id):\(size)"))
+        try Node(BackgroundFilter(id: id, size: PixelSize(width: c.photo.width, height: c.photo.height)))
     }
 
     /// A background the user uploaded: cropped about its centre to the photo's aspect ratio (it covers the
-    /// frame, never stretched) and resampled once to the size bundled backgrounds get; renders reuse it.
+    /// frame, never stretched) and resampled once (Lanczos) to at most 1600 px; renders reuse it. A photo
+    /// has only its own pixels: enlarging it to a 12 MP export cannot add any.
     static func uploadedBackground(_ id: String, effect: String, context c: EffectContext) throws -> Node {
         guard let uploads = c.uploads else {
             throw EffectError.badInput(effect: effect, message: "uploaded backgrounds are read by the studio; here there is no uploads folder")
