@@ -53,6 +53,25 @@ struct RealPhotoDefaultsTests {
         #expect(abs(chosen - keptShare) <= 0.5, "the slider shows the share the cut keeps")
     }
 
+    /// The blend mask left untapped keeps the whole person in front, not only the face: on the selfies, at
+    /// least 90 % of the portrait matte's solid part has mask ≥ 0.9 (it was 64 % and 24 % with the face's
+    /// disparity as the threshold), and what the matte calls background stays behind (mean mask ≤ 0.1).
+    @Test(arguments: ["fidmaa-portrait-analyser__heic_depth_data.heic", "fidmaa-portrait-analyser__jpeg_depth_data.jpg"])
+    func blendMaskKeepsTheWholePersonInFront(file: String) throws {
+        let photo = try PhotoReader.read(contentsOf: SharedPhotos.path(file))
+        let notebook = try Self.notebook("blend-mask")
+        #expect(notebook.cell("mask")?.params?["point"] == nil, "the notebook leaves the tap to the photo")
+        let width = 400
+        let mask = try S.floats(photo, notebook, "mask", width: width)
+        let matte = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: width)
+        let solid = zip(matte.samples, mask.samples).filter { $0.0 > 0.9 }.map(\.1)
+        let background = zip(matte.samples, mask.samples).filter { $0.0 < 0.1 }.map(\.1)
+        let kept = Double(solid.filter { $0 >= 0.9 }.count) / Double(max(1, solid.count))
+        #expect(kept >= 0.9, "\(file): \(kept * 100) % of the matte is fully in front")
+        let behind = background.reduce(0.0) { $0 + Double($1) } / Double(max(1, background.count))
+        #expect(behind <= 0.1, "\(file): the background's mean mask is \(behind)")
+    }
+
     /// Darken by disparity keeps the subject lit even when something nearer is in the frame (the pug's bed
     /// corner, the nearest disparity): the subject (the depth threshold's default mask) keeps most of its light,
     /// the rest goes dark.

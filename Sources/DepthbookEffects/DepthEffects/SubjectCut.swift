@@ -144,6 +144,23 @@ extension SubjectCut {
         return Double(sorted[first + (sorted.count - first) / 2])
     }
 
+    /// The far side of the subject: the 5th percentile of the disparity over `photo.subject`'s region, so
+    /// the whole subject (a person's shoulders, a statue's body) lies at or above it. Nil without a subject.
+    static func subjectFarSide(_ c: EffectContext) throws -> Double? {
+        guard let (plane, buffer, _) = try photoCut(c) else { return nil }
+        let regionNode = try SubjectPlane.region(c)
+        let region = try c.native(regionNode)
+        guard region.width == buffer.width, region.height == buffer.height else { return nil }
+        let key = NodeKey("subjectFarSide", inputs: [plane.key, regionNode.key])
+        let kept = c.statistics.kept(key) {
+            let inside = zip(buffer.samples, region.samples).compactMap { $1 > 0.5 && !$0.isNaN ? $0 : nil }.sorted()
+            let value = inside.isEmpty ? Float.nan : inside[inside.count / 20]
+            return PixelBuffer(region: PixelRect(x: 0, y: 0, width: 1, height: 1), channels: 1, samples: [value])
+        }
+        let far = kept.samples[0]
+        return far.isNaN ? nil : Double(far)
+    }
+
     /// Where a tap or a focus point should land when the user has not chosen one: the first face's centre, else
     /// the middle of the near class (the point of it nearest to its centroid, so it never falls in a gap).
     static func subjectPoint(_ c: EffectContext) throws -> (x: Double, y: Double)? {
