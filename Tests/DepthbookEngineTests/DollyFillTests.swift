@@ -25,9 +25,34 @@ struct DollyFillTests {
             }
         }
         let drawn = MeshRasterizer.Result(buffer: PixelBuffer(region: PixelRect(size), channels: 4, samples: samples), covered: covered)
-        let out = DollyFill.filled(drawn, channels: 3, size: size, keepBlack: nil)
+        let out = DollyFill.filled(drawn, channels: 3, size: size, pastEdges: nil, keepBlack: nil)
         for y in 0..<size.height { for x in 5..<7 { #expect(out.samples[(y * size.width + x) * 3] > 0.9) } }
         #expect(out.samples[0] == 0 && out.samples[(size.width - 1) * 3] == 1)
+    }
+
+    /// Past the photo's edges the view continues what is nearest: a near (dark) band cut by the frame's bottom
+    /// edge, pulled up by the camera's travel, leaves a gap below it that is filled dark, not from the far
+    /// (bright) wall above; the same gap counted as uncovered by the subject is filled from the wall.
+    @Test func theViewPastTheEdgesContinuesWhatIsNearest() {
+        let size = PixelSize(width: 6, height: 16)
+        var samples = [Float](), covered = [Bool]()
+        for y in 0..<size.height {
+            for _ in 0..<size.width {
+                let wall = y < 8, gap = y >= 12
+                samples += wall ? [1, 1, 1, 4] : [0, 0, 0, gap ? 0 : 1]
+                covered.append(!gap)
+            }
+        }
+        let drawn = MeshRasterizer.Result(buffer: PixelBuffer(region: PixelRect(size), channels: 4, samples: samples), covered: covered)
+        let pastEdges = DollyFill.borderConnected(covered, size: size)
+        #expect(pastEdges.filter { $0 }.count == 4 * size.width)
+        let continued = DollyFill.filled(drawn, channels: 3, size: size, pastEdges: pastEdges, keepBlack: nil)
+        let fromBehind = DollyFill.filled(drawn, channels: 3, size: size, pastEdges: nil, keepBlack: nil)
+        for y in 12..<16 {
+            #expect(continued.samples[(y * size.width + 2) * 3] < 0.1, "row \(y) continues the near band")
+            #expect(fromBehind.samples[(y * size.width + 2) * 3] > 0.5, "row \(y) filled from the wall")
+        }
+        #expect(continued.samples[0] == 1 && continued.samples[(9 * size.width) * 3] == 0)
     }
 
     /// The clean rectangle keeps the frame's shape, stays clear of what is outside, and is the whole frame when

@@ -20,8 +20,10 @@ enum DollyFill {
     }
 
     /// The drawn colours (the last channel of `drawn` is depth) with every uncovered pixel filled by push-pull
-    /// from the covered ones, weighted towards the far; `keepBlack` pixels stay black.
-    static func filled(_ drawn: MeshRasterizer.Result, channels ch: Int, size: PixelSize, keepBlack: [Bool]?) -> PixelBuffer {
+    /// from the covered ones: gaps the subject uncovered from what lies farthest around them (the background
+    /// behind it), the view past the photo's edges (`pastEdges`) from whatever is nearest, as the photo would
+    /// continue there (a shoulder the frame cuts, when the camera pulls back). `keepBlack` pixels stay black.
+    static func filled(_ drawn: MeshRasterizer.Result, channels ch: Int, size: PixelSize, pastEdges: [Bool]?, keepBlack: [Bool]?) -> PixelBuffer {
         let n = size.width * size.height, sc = ch + 1
         let source = drawn.buffer.samples, covered = drawn.covered
         var farthest: Float = 0
@@ -37,9 +39,18 @@ enum DollyFill {
                 for k in 0..<ch { colors[i * ch + k] = source[i * sc + k] * weight }
             }
         }
-        let fill = PushPull.fill(colors: colors, weights: weights, channels: ch, width: size.width, height: size.height)
+        let fromBehind = PushPull.fill(colors: colors, weights: weights, channels: ch, width: size.width, height: size.height)
+        var fromNearest: [Float]? = nil
+        if let pastEdges, pastEdges.contains(true) {
+            for i in 0..<n where covered[i] {
+                weights[i] = 1
+                for k in 0..<ch { colors[i * ch + k] = source[i * sc + k] }
+            }
+            fromNearest = PushPull.fill(colors: colors, weights: weights, channels: ch, width: size.width, height: size.height)
+        }
         return PixelBuffer(region: PixelRect(size), channels: ch) { out in
             for i in 0..<n {
+                let fill = fromNearest != nil && pastEdges?[i] == true ? fromNearest! : fromBehind
                 for k in 0..<ch {
                     out[i * ch + k] = covered[i] ? source[i * sc + k] : (keepBlack?[i] == true ? 0 : fill[i * ch + k])
                 }

@@ -147,8 +147,9 @@ public struct DollyZoom: Filter {
         guard fills else { return drawn.buffer.cropped(to: request.region) }
         try context.checkCancelled()
         // Past the edges of a black frame stays black (the talk's look); only what the subject uncovered is filled.
-        let keepBlack = frame == .black ? DollyFill.borderConnected(drawn.covered, size: size) : nil
-        var result = DollyFill.filled(drawn, channels: image.channels, size: size, keepBlack: keepBlack)
+        let pastEdges = DollyFill.borderConnected(drawn.covered, size: size)
+        var result = DollyFill.filled(drawn, channels: image.channels, size: size, pastEdges: pastEdges,
+                                      keepBlack: frame == .black ? pastEdges : nil)
         if frame == .crop {
             // Where the photo itself (not its extension) lands, gaps bridged: the rectangle keeps clear of what
             // lies outside the photo, not of what the subject uncovered (that is filled).
