@@ -67,11 +67,15 @@ let package = Package(
         .target(name: "DepthbookProtocol", swiftSettings: swiftSettings),
         // Named effects of the talks and the notebook document that strings them together.
         .target(name: "DepthbookEffects", dependencies: ["DepthbookEngine", "DepthbookProtocol"], swiftSettings: swiftSettings),
+        // The protocol's messages as typed values: every request, decoded and checked by the server, encoded by the
+        // load test (as a browser's page would send it).
+        .target(name: "DepthbookMessages", dependencies: ["DepthbookEffects", "DepthbookProtocol"], swiftSettings: swiftSettings),
         // The studio: libwebsockets service thread, sessions, render pool, store.
         .target(
             name: "DepthbookServer",
             dependencies: [
-                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "CWebSockets",
+                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "DepthbookMessages",
+                "CWebSockets",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -86,7 +90,7 @@ let package = Package(
         // Apart from the server: it speaks the protocol from outside, as a browser does.
         .target(
             name: "DepthbookLoadtest",
-            dependencies: ["DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "CWebSockets"],
+            dependencies: ["DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "DepthbookMessages", "CWebSockets"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -125,6 +129,7 @@ let package = Package(
         .testTarget(
             name: "DepthbookServerTests",
             dependencies: ["DepthbookServer", "DepthbookLoadtest", "DepthbookFrames", "DepthbookCodecs", "DepthbookEffects", "DepthbookProtocol",
+                           "DepthbookMessages",
                            "DepthbookTestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings

@@ -1,5 +1,6 @@
 import DepthbookEffects
 import DepthbookFrames
+import DepthbookMessages
 import Foundation
 import Synchronization
 
@@ -63,13 +64,10 @@ struct DragSession {
             }
         }
         var nextID = 0
-        func request(_ type: String, _ fields: [String: JSONValue]) throws -> [String: JSONValue] {
+        func request(_ request: StudioRequest) throws -> [String: JSONValue] {
             nextID += 1
-            var object = fields
-            object["id"] = .number(Double(nextID))
-            object["type"] = .string(type)
-            let text = String(decoding: try JSONEncoder().encode(JSONValue.object(object)), as: UTF8.self)
-            try client.send(text: text)
+            let type = request.type
+            try client.send(text: try request.message(id: nextID))
             let id = nextID
             let deadline = ContinuousClock.now + .seconds(options.timeoutSeconds)
             while ContinuousClock.now < deadline {
@@ -85,9 +83,9 @@ struct DragSession {
         }
         do {
             reader.start()
-            _ = try request("hello", ["protocol": .number(1)])
-            let opened = try request("openNotebook", ["name": .string(options.notebook)])
-            if let upload { _ = try request("openPhoto", ["photo": .object(["upload": .string(upload)])]) }
+            _ = try request(.hello(.init()))
+            let opened = try request(.openNotebook(.init(name: options.notebook)))
+            if let upload { _ = try request(.openPhoto(.init(photo: .upload(upload)))) }
             let notebook = try Self.notebook(in: opened["notebook"])
             let cell = try Self.sliderCell(in: notebook)
             shared.cell.withLock { $0 = cell }
@@ -101,9 +99,9 @@ struct DragSession {
             var seq = 1
             shared.sentAt.withLock { $0[seq] = .now }
             for other in previewed where other != cell {
-                _ = try request("preview", ["cell": .string(other), "width": .number(Double(options.width)), "seq": .number(Double(seq))])
+                _ = try request(.preview(.init(cell: other, width: options.width, seq: seq)))
             }
-            _ = try request("preview", ["cell": .string(cell), "width": .number(Double(options.width)), "seq": .number(Double(seq))])
+            _ = try request(.preview(.init(cell: cell, width: options.width, seq: seq)))
             try Self.waitFor(seq: seq, shared: shared, timeout: options.timeoutSeconds)
             let warmDeadline = ContinuousClock.now + .seconds(options.timeoutSeconds)
             while !shared.warmed.withLock({ $0.contains(watched) }), ContinuousClock.now < warmDeadline {
@@ -127,20 +125,14 @@ struct DragSession {
                 let percentile = 10 + 80 * (phase <= 1 ? phase : 2 - phase) + Double(index % 50) * 0.0137
                 let last = change == options.changes - 1
                 nextID += 1
-                var fields: [String: JSONValue] = [
-                    "id": .number(Double(nextID)), "type": .string("setParams"), "cell": .string(cell),
-                    "params": .object(["percentile": .number(percentile)]), "seq": .number(Double(seq)),
-                    "interactive": .bool(!last),
-                ]
-                if options.scrolledToSlider, !last { fields["offscreen"] = .array(between.map { .string($0) }) }
-                let message: JSONValue = .object(fields)
+                let change = StudioRequest.setParams(.init(
+                    cell: cell, params: ["percentile": .number(percentile)], seq: seq, interactive: !last,
+                    offscreen: options.scrolledToSlider && !last ? Array(between) : nil))
                 shared.sentAt.withLock { $0[seq] = .now }
-                try client.send(text: String(decoding: try JSONEncoder().encode(message), as: UTF8.self))
+                try client.send(text: try change.message(id: nextID))
                 if shared.histogramWanted.exchange(false, ordering: .relaxed) {
                     nextID += 1
-                    let histogram: JSONValue = .object(["id": .number(Double(nextID)), "type": .string("histogram"),
-                                                        "cell": .string(cell), "bins": .number(128)])
-                    try client.send(text: String(decoding: try JSONEncoder().encode(histogram), as: UTF8.self))
+                    try client.send(text: try StudioRequest.histogram(.init(cell: cell, bins: 128)).message(id: nextID))
                 }
                 tick += interval
                 if !last, tick > .now { Thread.sleep(until: tick) }

@@ -1,3 +1,4 @@
+import DepthbookMessages
 import Dispatch
 import Foundation
 import Logging

@@ -1,9 +1,10 @@
 import DepthbookEffects
+import DepthbookFrames
+import DepthbookMessages
 import DepthbookProtocol
+@testable import DepthbookServer
 import Foundation
 import Testing
-@testable import DepthbookServer
-import DepthbookFrames
 
 @Suite(.timeLimit(.minutes(5)))
 struct ProtocolCodingTests {
@@ -29,6 +30,28 @@ struct ProtocolCodingTests {
         #expect(try decode(#"{"id":5,"type":"export","cell":"c","format":"png"}"#).1.get() == .export(.init(cell: "c", format: .png)))
         #expect(try decode(#"{"id":6,"type":"export","cell":"w","format":"gif","frames":6,"width":200}"#).1.get()
                 == .export(.init(cell: "w", format: .gif, frames: 6, width: 200)))
+    }
+
+    /// What a client encodes (`StudioRequest.message(id:)`, as the load test sends) is what the server decodes:
+    /// every request type, with its id, comes back equal.
+    @Test func everyRequestTheClientEncodesDecodesToItself() throws {
+        let notebook = try JSONDecoder().decode(Notebook.self, from: Data(#"{"format":"depthbook.notebook","version":1,"name":"n","photo":{"sample":"portrait"},"cells":[{"id":"photo","kind":"photo"}]}"#.utf8))
+        let requests: [StudioRequest] = [
+            .hello(.init(protocol: 1, session: "s", resume: "r")), .listSamples, .listNotebooks, .effects,
+            .openNotebook(.init(name: "depth-threshold")), .openNotebook(.init(shared: "abc")),
+            .openPhoto(.init(photo: .upload("ab"))), .openPhoto(.init(photo: .sample("portrait"))),
+            .setNotebook(.init(notebook: notebook)),
+            .setParams(.init(cell: "mask", params: ["percentile": .number(40), "at": .point(x: 0.5, y: 0.25)], unset: ["gamma"],
+                             seq: 9, interactive: true, offscreen: ["result"])),
+            .preview(.init(cell: "c", width: 736, seq: 3, interactive: false)), .crop(.init(cell: "c", x: 1, y: 2, w: 3, h: 4, seq: 0)),
+            .histogram(.init(cell: "c", bins: 128)), .save, .export(.init(cell: "w", format: .gif, frames: 6, width: 200)),
+            .checkFormula(.init(formula: "image * 2", cell: "f")),
+        ]
+        for (index, request) in requests.enumerated() {
+            let (id, decoded) = decode(try request.message(id: index + 1))
+            #expect(id == index + 1)
+            #expect(try decoded.get() == request, "\(request.type)")
+        }
     }
 
     @Test func malformedInputGetsTypedErrorsWithTheIdWhenThereIsOne() {

@@ -1,7 +1,8 @@
 import DepthbookEffects
+import DepthbookMessages
 import DepthbookProtocol
-import Testing
 @testable import DepthbookServer
+import Testing
 
 /// The session's edits as plain state changes: what a parameter change merges, which renders it asks for,
 /// and that a refused change leaves everything as it was.

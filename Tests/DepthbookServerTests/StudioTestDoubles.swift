@@ -1,12 +1,13 @@
 import DepthbookCodecs
 import DepthbookEffects
 import DepthbookEngine
+import DepthbookFrames
+import DepthbookMessages
 import DepthbookProtocol
 import Dispatch
+@testable import DepthbookServer
 import Foundation
 import Synchronization
-@testable import DepthbookServer
-import DepthbookFrames
 
 /// A backend without pixels for session tests: a "frame" is the text `cell:percentile`, and renders can be
 /// held at a gate to make the in-flight/pending states happen on purpose.

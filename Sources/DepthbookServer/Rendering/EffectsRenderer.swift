@@ -1,6 +1,7 @@
 import DepthbookCodecs
 import DepthbookEffects
 import DepthbookEngine
+import DepthbookMessages
 import Foundation
 
 /// The studio's renderer over one photo: DepthbookEffects' `NotebookRenderer` for pixels, the codecs for

@@ -1,6 +1,7 @@
 import DepthbookCodecs
 import DepthbookEffects
 import DepthbookEngine
+import DepthbookMessages
 
 /// A rendered preview or crop, already JPEG-encoded, with the engine's cache statistics.
 public struct RenderedFrame: Sendable {

@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookMessages
 import DepthbookProtocol
 
 /// The changes a page makes to its session, as plain edits of `Session.State`: no locks, no sockets, no

@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookMessages
 import DepthbookProtocol
 import Foundation
 
@@ -169,9 +170,6 @@ extension StudioRequest {
     static let typesAllowedWithoutToken: Set<String> = [
         "hello", "listSamples", "listNotebooks", "effects", "openNotebook", "preview", "crop", "histogram", "checkFormula",
     ]
-
-    static let tokenNeeded = "sign in to edit or fork: this studio needs its access token for that (open the "
-        + "studio's link with ?token=… from whoever runs it)"
 
     /// Requests that change the session (refused to watchers).
     var edits: Bool {

@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookMessages
 import DepthbookProtocol
 import Foundation
 

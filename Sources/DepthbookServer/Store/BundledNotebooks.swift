@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookMessages
 import Foundation
 
 /// The notebooks shipped in `Notebooks/*.json`, read once at start, opened by file name.

@@ -24,7 +24,8 @@ struct RequestEnvelope: Decodable {
     }
 }
 
-/// Every request of studio protocol version 1, decoded and typed. Unknown fields are ignored by construction.
+/// Every request of studio protocol version 1, typed: decoded and checked by the server (`RequestDecoder`),
+/// encoded by a client (`message(id:)`). Unknown fields are ignored by construction.
 public enum StudioRequest: Sendable, Equatable {
     case hello(Hello)
     case listSamples
@@ -41,25 +42,37 @@ public enum StudioRequest: Sendable, Equatable {
     case export(Export)
     case checkFormula(CheckFormula)
 
-    public struct Hello: Sendable, Equatable, Decodable {
+    public struct Hello: Sendable, Equatable, Codable {
         public var `protocol`: Int
         /// The session to take back as its editor, with the `resume` key its hello gave: the id alone (which
         /// watch links carry) never grants editing.
         public var session: String?
         public var resume: String?
         public var watch: String?
+        public init(protocol version: Int = 1, session: String? = nil, resume: String? = nil, watch: String? = nil) {
+            self.protocol = version
+            self.session = session
+            self.resume = resume
+            self.watch = watch
+        }
     }
-    public struct OpenNotebook: Sendable, Equatable, Decodable {
+    public struct OpenNotebook: Sendable, Equatable, Codable {
         public var name: String?
         public var shared: String?
+        public init(name: String? = nil, shared: String? = nil) {
+            self.name = name
+            self.shared = shared
+        }
     }
-    public struct OpenPhoto: Sendable, Equatable, Decodable {
+    public struct OpenPhoto: Sendable, Equatable, Codable {
         public var photo: PhotoReference
+        public init(photo: PhotoReference) { self.photo = photo }
     }
-    public struct SetNotebook: Sendable, Equatable, Decodable {
+    public struct SetNotebook: Sendable, Equatable, Codable {
         public var notebook: Notebook
+        public init(notebook: Notebook) { self.notebook = notebook }
     }
-    public struct SetParams: Sendable, Equatable, Decodable {
+    public struct SetParams: Sendable, Equatable, Codable {
         public var cell: String
         public var params: [String: ParameterValue]
         /// Parameters to leave out again (the effect's default, or the value it picks from the photo).
@@ -69,32 +82,58 @@ public enum StudioRequest: Sendable, Equatable {
         /// Cells below that the page does not show now (scrolled away): an interactive change leaves them
         /// out; the change that ends the drag renders them too.
         public var offscreen: [String]?
+        public init(cell: String, params: [String: ParameterValue], unset: [String]? = nil, seq: Int, interactive: Bool? = nil,
+                    offscreen: [String]? = nil) {
+            self.cell = cell
+            self.params = params
+            self.unset = unset
+            self.seq = seq
+            self.interactive = interactive
+            self.offscreen = offscreen
+        }
     }
-    public struct Preview: Sendable, Equatable, Decodable {
+    public struct Preview: Sendable, Equatable, Codable {
         public var cell: String
         public var width: Int
         public var seq: Int
         public var interactive: Bool?
+        public init(cell: String, width: Int, seq: Int, interactive: Bool? = nil) {
+            self.cell = cell
+            self.width = width
+            self.seq = seq
+            self.interactive = interactive
+        }
     }
-    public struct Crop: Sendable, Equatable, Decodable {
+    public struct Crop: Sendable, Equatable, Codable {
         public var cell: String
         public var x: Int
         public var y: Int
         public var w: Int
         public var h: Int
         public var seq: Int
+        public init(cell: String, x: Int, y: Int, w: Int, h: Int, seq: Int) {
+            (self.cell, self.x, self.y, self.w, self.h, self.seq) = (cell, x, y, w, h, seq)
+        }
     }
     /// A formula line as typed, checked against the session's notebook: its sliders or its error and position.
-    public struct CheckFormula: Sendable, Equatable, Decodable {
+    public struct CheckFormula: Sendable, Equatable, Codable {
         public var formula: String
         /// The cell the line is for (it may read the cells above it); absent for a cell added at the end.
         public var cell: String?
+        public init(formula: String, cell: String? = nil) {
+            self.formula = formula
+            self.cell = cell
+        }
     }
-    public struct Histogram: Sendable, Equatable, Decodable {
+    public struct Histogram: Sendable, Equatable, Codable {
         public var cell: String
         public var bins: Int
+        public init(cell: String, bins: Int) {
+            self.cell = cell
+            self.bins = bins
+        }
     }
-    public struct Export: Sendable, Equatable, Decodable {
+    public struct Export: Sendable, Equatable, Codable {
         public var cell: String
         public var format: ExportFormat
         /// GIF only: frames in the loop and the frame width (the height keeps the photo's aspect ratio).
@@ -115,6 +154,64 @@ public enum StudioRequest: Sendable, Equatable {
 
 public enum ExportFormat: String, Sendable, Equatable, Codable {
     case jpeg, png, gif, mp4
+}
+
+extension StudioRequest {
+    /// What a client without the access token is told when it asks for something that needs it.
+    public static let tokenNeeded = "sign in to edit or fork: this studio needs its access token for that (open the "
+        + "studio's link with ?token=… from whoever runs it)"
+
+    /// The request's `type` on the wire.
+    public var type: String {
+        switch self {
+        case .hello: "hello"
+        case .listSamples: "listSamples"
+        case .listNotebooks: "listNotebooks"
+        case .effects: "effects"
+        case .openNotebook: "openNotebook"
+        case .openPhoto: "openPhoto"
+        case .setNotebook: "setNotebook"
+        case .setParams: "setParams"
+        case .preview: "preview"
+        case .crop: "crop"
+        case .histogram: "histogram"
+        case .save: "save"
+        case .export: "export"
+        case .checkFormula: "checkFormula"
+        }
+    }
+
+    /// The text message that sends this request as `id`: `{"id": …, "type": …, …its fields}`.
+    public func message(id: Int) throws -> String {
+        String(decoding: try JSONEncoder().encode(Tagged(id: id, request: self)), as: UTF8.self)
+    }
+
+    /// The request's fields with its id and type beside them, in one JSON object.
+    private struct Tagged: Encodable {
+        let id: Int
+        let request: StudioRequest
+
+        enum Keys: String, CodingKey { case id, type }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(request.type, forKey: .type)
+            switch request {
+            case .hello(let body): try body.encode(to: encoder)
+            case .openNotebook(let body): try body.encode(to: encoder)
+            case .openPhoto(let body): try body.encode(to: encoder)
+            case .setNotebook(let body): try body.encode(to: encoder)
+            case .setParams(let body): try body.encode(to: encoder)
+            case .preview(let body): try body.encode(to: encoder)
+            case .crop(let body): try body.encode(to: encoder)
+            case .histogram(let body): try body.encode(to: encoder)
+            case .export(let body): try body.encode(to: encoder)
+            case .checkFormula(let body): try body.encode(to: encoder)
+            case .listSamples, .listNotebooks, .effects, .save: break
+            }
+        }
+    }
 }
 
 /// Turns one text message into a request, or the error its reply carries.
@@ -229,7 +326,7 @@ public enum RequestDecoder {
     }
 
     /// A decoding error in words a page author can act on: which field, and what was wrong with it.
-    static func describe(_ error: any Error) -> String {
+    public static func describe(_ error: any Error) -> String {
         func path(_ keys: [any CodingKey]) -> String {
             let joined = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
             return joined.isEmpty ? "the message" : "\"\(joined)\""
