@@ -230,8 +230,8 @@ struct DragSession {
             if object["type"] == .string("reply") {
                 if object["ok"] != .bool(true) { shared.fail(Self.errorMessage(object)) }
                 if case .number(let id) = object["id"] { shared.replies.withLock { $0[Int(id)] = .object(object) } }
-            } else if object["event"] == .string("cellError") {
-                shared.fail(Self.errorMessage(object))
+            } else if case .cellError(let failure)? = StudioEvent.decode(text) {
+                shared.fail(failure.message)
             }
         }
     }

@@ -54,6 +54,28 @@ struct ProtocolCodingTests {
         }
     }
 
+    /// Events carry `type` "event", their name and their fields at the top level; a client reads back what the
+    /// server sent, and a reply is not an event.
+    @Test func everyEventTheServerSendsReadsBackAsItself() throws {
+        let notebook = try JSONDecoder().decode(Notebook.self, from: Data(#"{"format":"depthbook.notebook","version":1,"name":"n","photo":{"sample":"portrait"},"cells":[{"id":"photo","kind":"photo"}]}"#.utf8))
+        let events: [StudioEvent] = [
+            .cellError(.init(cell: "mask", seq: 4, kind: "preview", message: "no depth")),
+            .progress(.init(request: 7, fraction: 0.25)),
+            .notebook(.init(notebook: notebook, photo: .object(["width": .number(64)]))),
+            .notebook(.init(notebook: nil)),
+        ]
+        for event in events {
+            let text = String(decoding: event.message(), as: UTF8.self)
+            #expect(StudioEvent.decode(text) == event, "\(text)")
+        }
+        let wire = try JSONDecoder().decode(JSONValue.self, from: Data(events[0].message()))
+        #expect(wire == .object(["type": .string("event"), "event": .string("cellError"), "cell": .string("mask"), "seq": .number(4),
+                                 "kind": .string("preview"), "message": .string("no depth")]))
+        #expect(!String(decoding: events[3].message(), as: UTF8.self).contains("notebook\":"), "a nil notebook is left out")
+        #expect(StudioEvent.decode(#"{"id":1,"type":"reply","ok":true,"result":{}}"#) == nil)
+        #expect(StudioEvent.progress(.init(request: 1, fraction: 3)) == .progress(.init(request: 1, fraction: 1)))
+    }
+
     @Test func malformedInputGetsTypedErrorsWithTheIdWhenThereIsOne() {
         #expect(decode("not json").0 == nil)
         #expect(error("not json")?.code == .badRequest)

@@ -2,7 +2,8 @@ import DepthbookEffects
 import DepthbookProtocol
 import Foundation
 
-/// Builds the JSON text frames the server sends: replies (exactly one per request) and events.
+/// Builds the JSON text frames the server sends in answer: replies, exactly one per request (events are
+/// `StudioEvent`s).
 public enum ReplyEncoder {
     private struct OK<Result: Encodable>: Encodable {
         var id: Int
@@ -53,28 +54,6 @@ public enum ReplyEncoder {
         let failure = Failure(id: id, error: .init(code: error.code.rawValue, message: error.message, cell: error.cell, parameter: error.parameter))
         // Strings and an integer always encode; the fallback only keeps the signature total.
         return (try? Array(encoder().encode(failure))) ?? Array(#"{"id":null,"type":"reply","ok":false}"#.utf8)
-    }
-
-    /// A server-pushed event: `{"type": "event", "event": name, ...fields}`.
-    public static func event(_ name: String, _ fields: [String: JSONValue]) -> [UInt8] {
-        var object = fields
-        object["type"] = .string("event")
-        object["event"] = .string(name)
-        return (try? Array(encoder().encode(JSONValue.object(object)))) ?? []
-    }
-
-    /// The `notebook` event watchers follow an editor by, encoded straight from the notebook (it goes out on
-    /// every slider change while someone watches: no round trip through `JSONValue`).
-    public static func notebookEvent(_ notebook: Notebook?, photo: JSONValue? = nil) -> [UInt8] {
-        (try? Array(encoder().encode(NotebookEvent(notebook: notebook, photo: photo)))) ?? []
-    }
-
-    /// Synthesised encoding leaves a nil notebook or photo out.
-    private struct NotebookEvent: Encodable {
-        var type = "event"
-        var event = "notebook"
-        let notebook: Notebook?
-        let photo: JSONValue?
     }
 
     /// Any encodable value as a `JSONValue`, to place inside an event.

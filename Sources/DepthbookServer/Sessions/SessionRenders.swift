@@ -1,5 +1,6 @@
 import DepthbookEffects
 import DepthbookFrames
+import DepthbookMessages
 import DepthbookProtocol
 import Foundation
 import Synchronization
@@ -130,10 +131,7 @@ extension Session {
                     }, for: slot)
                 }
             case .reportFailure(_, let message):
-                let event = ReplyEncoder.event("cellError", [
-                    "cell": .string(slot.cell), "seq": .number(Double(seq)), "kind": .string(slot.kind.rawValue),
-                    "message": .string(message),
-                ])
+                let event = StudioEvent.cellError(.init(cell: slot.cell, seq: seq, kind: slot.kind.rawValue, message: message)).message()
                 for connection in targets { connection.sendText(event) }
             default:
                 break

@@ -10,9 +10,7 @@ extension Studio {
                         reply: @escaping @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void) {
         let writer = ExportWriter(directory: exportsDirectory)
         let progress: @Sendable (Double) -> Void = { fraction in
-            connection.sendText(ReplyEncoder.event("progress", [
-                "request": .number(Double(id)), "fraction": .number(min(1, max(0, fraction))),
-            ]))
+            connection.sendText(StudioEvent.progress(.init(request: id, fraction: fraction)).message())
         }
         // One export per session at a time; it stops when the page that asked for it is gone.
         guard session.beginExport() else {

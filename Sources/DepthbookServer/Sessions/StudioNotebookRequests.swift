@@ -25,7 +25,7 @@ extension Studio {
         let photo = try loadPhoto(notebook.photo)
         session.open(notebook, shared: shared, photo: OpenPhoto(photo))
         session.broadcast(only: .watch) {
-            ReplyEncoder.notebookEvent(notebook, photo: photo.facts)
+            StudioEvent.notebook(.init(notebook: notebook, photo: photo.facts)).message()
         }
         return OpenNotebookResult(notebook: notebook, photo: photo.facts, shared: shared)
     }
@@ -33,7 +33,7 @@ extension Studio {
     func openPhoto(_ reference: PhotoReference, _ session: Session) throws -> PhotoResult {
         let photo = try loadPhoto(reference)
         let notebook = session.change(to: OpenPhoto(photo))
-        session.broadcast(only: .watch) { ReplyEncoder.notebookEvent(notebook, photo: photo.facts) }
+        session.broadcast(only: .watch) { StudioEvent.notebook(.init(notebook: notebook, photo: photo.facts)).message() }
         return PhotoResult(photo: photo.facts)
     }
 
@@ -43,7 +43,7 @@ extension Studio {
         guard let current = session.shown.notebook else { throw ProtocolError.badRequest("open a notebook before replacing it") }
         let photo = current.photo != notebook.photo ? try loadPhoto(notebook.photo) : nil
         session.replace(with: notebook, photo: photo.map(OpenPhoto.init))
-        session.broadcast(only: .watch) { ReplyEncoder.notebookEvent(notebook) }
+        session.broadcast(only: .watch) { StudioEvent.notebook(.init(notebook: notebook)).message() }
         return NotebookResult(notebook: notebook)
     }
 

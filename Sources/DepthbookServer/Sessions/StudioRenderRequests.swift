@@ -11,7 +11,7 @@ extension Studio {
         let (requests, notebook) = try session.apply(set)
         let kickoff = try session.requestRenders(requests)
         session.broadcast(only: .watch, except: connection.id) {
-            ReplyEncoder.notebookEvent(notebook)
+            StudioEvent.notebook(.init(notebook: notebook)).message()
         }
         return (CellSeqResult(cell: set.cell, seq: set.seq), kickoff)
     }
