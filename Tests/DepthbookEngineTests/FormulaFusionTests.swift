@@ -1,4 +1,4 @@
-import DepthbookEngine
+@testable import DepthbookEngine
 import DepthbookTestSupport
 import Foundation
 import Testing
@@ -31,7 +31,8 @@ struct FormulaFusionTests {
         ], output: .register(3))
     }
 
-    func decodeReference(_ x: Float) -> Float { x <= 0.04045 ? x / 12.92 : powf((x + 0.055) / 1.055, 2.4) }
+    /// The power read from its table (`PowerTable`), as the kernels read any row raised to a number.
+    func decodeReference(_ x: Float) -> Float { x <= 0.04045 ? x / 12.92 : PowerTable(exponent: 2.4)!.value((x + 0.055) / 1.055) }
 
     @Test func onlyOneImageInElementwiseStepsIsChannelwise() throws {
         #expect(try decode().isChannelwise)
@@ -99,7 +100,7 @@ struct FormulaFusionTests {
     }
 
     /// pow(max(r, g, b), 0.5), then exp and log: on the photo's bytes (looked up) and on rows where only some
-    /// samples are bytes' values (computed), each sample is what powf, expf and logf give.
+    /// samples are bytes' values (computed), each sample is what powf (or its table, off the bytes), expf and logf give.
     @Test func costlyFunctionsOfBytesGiveTheSameBits() throws {
         let (source, image) = try photo()
         let frame = PixelSize(width: image.width, height: image.height)
@@ -130,11 +131,19 @@ struct FormulaFusionTests {
         let plane = try EngineFixtures.source(Raster(width: 600, height: 1, channels: 1, samples: values), id: "bytes and others")
         let mixed = try Evaluator().render(try Node(FormulaFilter(try program(.plane), frame: frame), [plane]),
                                            RenderTarget(size: PixelSize(width: 600, height: 1)))
-        #expect(mixed.samples.map(\.bitPattern) == values.map { reference(abs($0)).bitPattern })
+        // The first two chunks hold other values: their power comes from its table (`PowerTable`); the last,
+        // all bytes, is looked up from powf's values.
+        let table = try #require(PowerTable(exponent: 0.5))
+        for (i, x) in values.enumerated() {
+            let m = abs(x)
+            let want = i < 512 ? table.value(m) + expf(m) + logf(m) : reference(m)
+            #expect(mixed.samples[i].bitPattern == want.bitPattern, "at \(i): \(mixed.samples[i]) vs \(want)")
+        }
     }
 
-    /// pow(x, 1) (a copy) and pow(x, 2.4) on rows are powf's values (NaN where powf gives NaN), including −0,
-    /// infinities, subnormals and negatives.
+    /// pow(x, 1) (a copy) and pow(x, y) on rows are powf's values (NaN where powf gives NaN), including −0,
+    /// infinities, subnormals and negatives: exactly for y = 1 and exponents past ±4 (powf itself), within a
+    /// millionth (relative) where `PowerTable` serves them (or both under the smallest normal float).
     @Test func powersAreWhatPowfGives() throws {
         var values: [Float] = [0, -0.0, 1, -1, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
                                .leastNormalMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e-20, 1e20, 0.5, 2, -3]
@@ -145,15 +154,41 @@ struct FormulaFusionTests {
         }
         let plane = Raster<Float>(width: values.count, height: 1, channels: 1, samples: values)
         let source = try EngineFixtures.source(plane, id: "powers", hasHoles: true)
-        for y: Float in [1, 2.4] {
+        for y: Float in [1, 2.4, 1 / 2.4, 0.5, -1.5, 4, -4, 7.5] {
             let program = try P(inputs: [.plane], instructions: [P.Instruction(.power, [.input(0), .constant(y)], result: 0)],
                                 output: .register(0))
             let node = try Node(FormulaFilter(program, frame: PixelSize(width: 1, height: 1)), [source])
             let rows = try Evaluator().render(node, RenderTarget(size: node.extent)).samples
             for (x, got) in zip(values, rows) {
                 let want = powf(x, y)
-                #expect(got.bitPattern == want.bitPattern || (got.isNaN && want.isNaN), "pow(\(x), \(y)): \(got) vs \(want)")
+                let exact = got.bitPattern == want.bitPattern || (got.isNaN && want.isNaN)
+                let tabled = PowerTable(exponent: y) != nil && y != 1
+                let close = abs(got - want) <= 1e-6 * abs(want) || (abs(got) < .leastNormalMagnitude && abs(want) < .leastNormalMagnitude)
+                #expect(exact || (tabled && close), "pow(\(x), \(y)): \(got) vs \(want)")
             }
         }
+    }
+}
+
+/// `PowerTable` against `powf` over every 37th mantissa of five exponents of x, for the exponents formulas use.
+struct PowerTableTests {
+    @Test(arguments: [2.4, 1 / 2.4, 0.5, -0.5, 1.5, -4, 4, 0.1] as [Float])
+    func withinAMillionthOfPowf(y: Float) throws {
+        let table = try #require(PowerTable(exponent: y))
+        var worst: Float = 0
+        for e: UInt32 in [100, 120, 126, 127, 128] {
+            for m in stride(from: UInt32(0), to: 1 << 23, by: 37) {
+                let x = Float(bitPattern: e << 23 | m)
+                let want = powf(x, y), got = table.value(x)
+                worst = max(worst, abs(got - want) / want)
+            }
+        }
+        #expect(worst < 1e-6, "pow(x, \(y)): worst relative error \(worst)")
+        #expect(table.value(0).bitPattern == powf(0, y).bitPattern && table.value(-2).isNaN == powf(-2, y).isNaN)
+        #expect(table.value(.infinity) == powf(.infinity, y))
+    }
+
+    @Test func exponentsPastFourAreLeftToPowf() {
+        #expect(PowerTable(exponent: 4.5) == nil && PowerTable(exponent: -7) == nil && PowerTable(exponent: .nan) == nil)
     }
 }

@@ -26,6 +26,8 @@ struct FormulaKernels: Sendable {
     /// bytes' values, used for a chunk whose operand holds only such values (the channels of the photo's bytes
     /// and their minima and maxima do).
     private let byteTables: [[Float]?]
+    /// Per instruction: for a power by a number, its `PowerTable`, used for rows of other values.
+    private let powerTables: [PowerTable?]
 
     init(_ program: FormulaProgram) {
         self.program = program
@@ -110,6 +112,11 @@ struct FormulaKernels: Sendable {
             }
             return value.map { f in (0..<256).map { f(Float($0) * ByteTable.scale) } }
         }
+        self.powerTables = instructions.map { instruction in
+            guard instruction.operation == .power, case .constant(let y)? = instruction.operands.last, y != 1 else { return nil }
+            if case .constant? = instruction.operands.first { return nil }
+            return PowerTable(exponent: y)
+        }
     }
 
     /// A value as a loop reads it: a row of samples, or one number for all of them.
@@ -164,6 +171,8 @@ struct FormulaKernels: Sendable {
                 if let table = byteTables[k], case .row(let x) = arg(0),
                    ByteTable.lookUp(x, count: n * width, table: table, into: destination) {
                     // Every sample was a byte's value: looked up.
+                } else if let table = powerTables[k], case .row(let x) = arg(0) {
+                    table.apply(x, count: n * width, into: destination)
                 } else {
                     Self.execute(instruction.operation, n, width, destination, arg(0), arity > 1 ? arg(1) : .number(0),
                                  arity > 2 ? arg(2) : .number(0))
