@@ -146,6 +146,22 @@ struct RealPhotoDefaultsTests {
         #expect(after.samples[fy * after.width + fx] > 0.9)
     }
 
+    /// Made smaller, the same frame-cut portrait scales about its base: its body still runs out of the frame's
+    /// bottom edge (the bottom row keeps at least half the subject's width there), where scaling about the face
+    /// left the bottom fifth of the frame without any subject, a cut-out torso floating above the plate.
+    @Test func aSmallerPortraitStaysOnTheFramesBottomEdge() throws {
+        let photo = try PhotoReader.read(contentsOf: SharedPhotos.path("fidmaa-portrait-analyser__jpeg_depth_data.jpg"))
+        let notebook = S.notebook([S.step("scaled", "scaledMatte", ["image": "photo", "matte": "photo.portraitEffectsMatte"],
+                                          ["scale": .number(0.75)])])
+        let width = 240
+        let before = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: width)
+        let after = try S.floats(photo, notebook, "scaled", width: width)
+        func covered(_ plane: PixelBuffer, row: Int) -> Int { (0..<plane.width).filter { plane.samples[row * plane.width + $0] > 0.5 }.count }
+        let last = after.height - 1
+        #expect(covered(before, row: last) > width / 2, "the portrait is cut by the frame's bottom edge")
+        #expect(covered(after, row: last) >= covered(before, row: last) / 2, "the smaller subject still reaches the bottom edge")
+    }
+
     /// An optional input bound to a plane the photo lacks is dropped, not a failure: depth of field's matte on
     /// a photo with depth from a separate map and no matte falls back; without any depth the cell says what
     /// to do.

@@ -33,7 +33,7 @@ struct ScaleSubjectEffect: Effect {
             doc: "The result, or the plate behind the scaled subject (the photo with the old subject filled in).")
     static let description = EffectDescription(
         id: "scaleSubject", title: "Scale the subject",
-        summary: "Make the matted subject bigger or smaller, anchored at its base (at its face when the frame cuts it off below); what it uncovers is filled from around it.",
+        summary: "Make the matted subject bigger or smaller, anchored at its base (made bigger, at its face when the frame cuts it off below); what it uncovers is filled from around it.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
         parameters: scaleParameters + [output.row])
 
@@ -50,18 +50,21 @@ struct ScaleSubjectEffect: Effect {
 
     static func scaled(image: Node, matte: Node, scale: Double, grow: Double, output: SubjectScaleFilter.Output,
                        _ c: EffectContext) throws -> Node {
-        let anchor = anchor(of: try subjectBox(matte, effect: description.id, c), c)
+        let anchor = anchor(of: try subjectBox(matte, effect: description.id, c), scale: scale, c)
         // The matte output never reads the fill: skip the inpainting for it.
         let fill = output == .matte ? image : try Node(InpaintFilter(grow: c.nativePixels(grow, for: image)), [image, matte])
         return try Node(SubjectScaleFilter(scale: scale, anchorX: anchor.x, anchorY: anchor.y, output: output), [image, matte, fill])
     }
 
     /// The point the subject is scaled about. A subject standing in the frame scales about its base, so it stays
-    /// on its ground. One the frame's bottom edge cuts (a portrait, a selfie) has no ground in view: it scales
-    /// about its face when the photo has one inside the subject (named by the file or found in the picture),
-    /// so the face grows where it is instead of rising out of the frame; else about its base.
-    static func anchor(of box: SubjectBounds, _ c: EffectContext) -> (x: Double, y: Double) {
+    /// on its ground. One the frame's bottom edge cuts (a portrait, a selfie) has no ground in view: made bigger,
+    /// it scales about its face when the photo has one inside the subject (named by the file or found in the
+    /// picture), so the face grows where it is instead of rising out of the frame; made smaller, about its base,
+    /// so its body still runs out of the frame's bottom edge (about the face, the torso shrank into a cut-out
+    /// floating above the plate).
+    static func anchor(of box: SubjectBounds, scale: Double, _ c: EffectContext) -> (x: Double, y: Double) {
         let cutByTheFrame = box.maxY >= 0.98
+        guard scale > 1 else { return box.base }
         let faces = DepthSupport.faces(c).map { (x: $0.x + $0.width / 2, y: $0.y + $0.height / 2, area: $0.width * $0.height) }
         guard cutByTheFrame,
               let face = faces.filter({ box.minX <= $0.x && $0.x <= box.maxX && box.minY <= $0.y && $0.y <= box.maxY })
