@@ -1,6 +1,5 @@
 import DepthbookEngine
 import Foundation
-import Synchronization
 
 /// Backgrounds Backdrop can put behind a subject, generated (never shipped as files) at any size.
 ///
@@ -25,19 +24,6 @@ enum BackgroundLibrary {
         case "space": return { u, v, pixel in space(u * aspect, v, pixel) }
         default: return nil
         }
-    }
-
-    static func render(id: String, width: Int, height: Int) -> RGBImage8? {
-        guard width > 0, height > 0, let paint = painter(id: id, aspect: Double(width) / Double(height)) else { return nil }
-        let out = SharedBuffer<UInt8>(count: width * height * 3, value: 0)
-        let pixel = 1 / Double(height)
-        parallelFor(count: height) { y in
-            for x in 0..<width {
-                let c = paint((Double(x) + 0.5) / Double(width), (Double(y) + 0.5) * pixel, pixel)
-                for k in 0..<3 { out[(y * width + x) * 3 + k] = UInt8(max(0, min(255, (c[k] * 255).rounded()))) }
-            }
-        }
-        return RGBImage8(width: width, height: height, channels: 3, samples: out.array())
     }
 
     /// How much of a pixel centred at `v` (`pixel` high) lies below an edge at `edge`: a one-pixel ramp.
@@ -122,25 +108,4 @@ enum BackgroundLibrary {
     }
 
     private static func mix(_ a: Vec3, _ b: Vec3, _ t: Double) -> Vec3 { a + (b - a) * t }
-}
-
-/// Uploaded backgrounds already decoded and resized to a photo's shape, so Backdrop makes each one once, not
-/// per render.
-final class BackgroundCache: Sendable {
-    static let shared = BackgroundCache()
-    /// Most bytes of backgrounds kept (every photo and session shares them).
-    static let byteLimit = 80 << 20
-    private let images = Mutex([String: RGBImage8]())
-
-    /// The image under `key`, made by `make` on a miss (outside the lock: making one may take a while).
-    func image(key: String, make: () throws -> RGBImage8) throws -> RGBImage8 {
-        if let hit = images.withLock({ $0[key] }) { return hit }
-        let image = try make()
-        images.withLock { all in
-            // Made at a photo's size, each is up to 36 MB at 12 MP: a few, bounded in bytes, not a count.
-            if all.values.reduce(image.samples.count, { $0 + $1.samples.count }) > Self.byteLimit { all.removeAll() }
-            all[key] = image
-        }
-        return image
-    }
 }

@@ -65,7 +65,11 @@ public enum SampleLibrary {
     /// A bundled background at the given size.
     public static func background(id: String, width: Int, height: Int) throws(SampleError) -> RGBImage8 {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else { throw .badSize(max(width, height)) }
-        guard let image = BackgroundLibrary.render(id: id, width: width, height: height) else { throw .unknownBackground(id) }
+        // Painted by the filter a Backdrop render uses, so a sample background is the same picture.
+        guard let filter = try? BackgroundFilter(id: id, size: PixelSize(width: width, height: height)),
+              let image = try? Evaluator().renderBytes(Node(filter), RenderTarget(size: filter.size)) else {
+            throw .unknownBackground(id)
+        }
         return image
     }
 

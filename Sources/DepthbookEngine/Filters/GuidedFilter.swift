@@ -67,13 +67,16 @@ public struct GuidedFilter: Filter {
         let reads = inner.outset(by: radius).intersection(frame)
         // Stage 1: means of I, p, I², I·p over the band grown by r.
         let moments = PixelBuffer(region: reads, channels: 4) { m in
-            for i in 0..<reads.pixelCount {
-                let x = reads.x + i % reads.width, y = reads.y + i / reads.width
-                let g = luma(image, x, y), v = p[frameX: x, frameY: y, channel: 0]
-                m[i * 4] = g
-                m[i * 4 + 1] = v
-                m[i * 4 + 2] = g * g
-                m[i * 4 + 3] = g * v
+            for row in 0..<reads.height {
+                let y = reads.y + row
+                for column in 0..<reads.width {
+                    let x = reads.x + column, i = row * reads.width + column
+                    let g = luma(image, x, y), v = p[frameX: x, frameY: y, channel: 0]
+                    m[i * 4] = g
+                    m[i * 4 + 1] = v
+                    m[i * 4 + 2] = g * g
+                    m[i * 4 + 3] = g * v
+                }
             }
         }
         let means = box.run(moments, region: inner, frame: frame, context: context)
@@ -89,10 +92,14 @@ public struct GuidedFilter: Filter {
         }
         // Stage 2: mean of a and b over the band, then q = mean_a · I + mean_b.
         let abMeans = box.run(ab, region: band, frame: frame, context: context)
-        return (0..<band.pixelCount).map { i in
-            let g = luma(image, band.x + i % band.width, band.y + i / band.width)
-            return abMeans.samples[i * 2] * g + abMeans.samples[i * 2 + 1]
+        var q = [Float](repeating: 0, count: band.pixelCount)
+        for row in 0..<band.height {
+            for column in 0..<band.width {
+                let i = row * band.width + column
+                q[i] = abMeans.samples[i * 2] * luma(image, band.x + column, band.y + row) + abMeans.samples[i * 2 + 1]
+            }
         }
+        return q
     }
 
     private func luma(_ image: PixelBuffer, _ x: Int, _ y: Int) -> Float {
