@@ -90,7 +90,7 @@ let package = Package(
         // Apart from the server: it speaks the protocol from outside, as a browser does.
         .target(
             name: "DepthbookLoadtest",
-            dependencies: ["DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "DepthbookMessages", "CWebSockets"],
+            dependencies: ["DepthbookEngine", "DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "DepthbookMessages", "CWebSockets"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

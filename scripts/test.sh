@@ -29,3 +29,7 @@ done
 compgen -G "Tests/EndToEnd/test_*.py" >/dev/null || { echo "no end-to-end tests in Tests/EndToEnd"; exit 1; }
 DEPTHBOOK_BIN="$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/depthbook" \
     python3 -m pytest -q Tests/EndToEnd
+
+# ThreadSanitizer over what threads share (sessions, render pool, transport, stores, the load-test client): a
+# build of its own, then the thread-heavy suites; any race report fails the run.
+scripts/sanitize-threads.sh

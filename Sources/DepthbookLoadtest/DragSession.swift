@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookEngine
 import DepthbookFrames
 import DepthbookMessages
 import Foundation
@@ -23,19 +24,19 @@ struct DragSession {
     let upload: String?
 
     final class Shared: Sendable {
-        let sentAt = Mutex<[Int: ContinuousClock.Instant]>([:])
-        let answered = Mutex<Set<Int>>([])
-        let latencies = Mutex<[Double]>([])
+        let sentAt = Locked<[Int: ContinuousClock.Instant]>([:])
+        let answered = Locked<Set<Int>>([])
+        let latencies = Locked<[Double]>([])
         let frames = Atomic<Int>(0)
         let errors = Atomic<Int>(0)
-        let replies = Mutex<[Int: JSONValue]>([:])
-        let cell = Mutex("")
-        let firstError = Mutex<String?>(nil)
+        let replies = Locked<[Int: JSONValue]>([:])
+        let cell = Locked("")
+        let firstError = Locked<String?>(nil)
         /// The cell a person watches, and every frame of it: (seq, coarse, when).
-        let finalCell = Mutex("")
-        let finalFrames = Mutex<[(seq: Int, coarse: Bool, at: ContinuousClock.Instant)]>([])
+        let finalCell = Locked("")
+        let finalFrames = Locked<[(seq: Int, coarse: Bool, at: ContinuousClock.Instant)]>([])
         /// Cells that have shown a full frame of the warm-up previews.
-        let warmed = Mutex<Set<String>>([])
+        let warmed = Locked<Set<String>>([])
         /// Set when the slider's cell showed a full frame: the page then asks for its histogram.
         let histogramWanted = Atomic<Bool>(false)
 

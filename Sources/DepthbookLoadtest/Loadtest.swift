@@ -1,7 +1,7 @@
 import DepthbookEffects
+import DepthbookEngine
 import DepthbookFrames
 import Foundation
-import Synchronization
 
 /// `depthbook loadtest`: real WebSocket sessions drag a slider against a running server, each previewing the
 /// whole notebook the way the page does, and measure what a person sees: for each change, the time until the
@@ -85,7 +85,7 @@ public struct Loadtest: Sendable {
 
     public func run() throws -> Report {
         let photoReference = try options.photo.map { try upload($0) }
-        let results = Mutex<[SessionResult]>([])
+        let results = Locked<[SessionResult]>([])
         let group = DispatchGroup()
         for index in 0..<options.sessions {
             group.enter()

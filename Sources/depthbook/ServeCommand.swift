@@ -3,7 +3,6 @@ import DepthbookServer
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 
 /// `depthbook serve`: the studio over HTTP and WebSocket. Flags win over DEPTHBOOK_* variables, which win
 /// over the defaults.

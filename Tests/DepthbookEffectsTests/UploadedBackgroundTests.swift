@@ -1,6 +1,5 @@
 import DepthbookEngine
 import Foundation
-import Synchronization
 import Testing
 @testable import DepthbookEffects
 
@@ -13,7 +12,7 @@ struct UploadedBackgroundTests {
     /// Three vertical bands, red | green | blue, three times wider than tall: a centred crop to a portrait
     /// shape lies wholly inside the green band.
     final class BandedUploads: UploadedImages {
-        let reads = Mutex(0)
+        let reads = Locked(0)
         func image(upload id: String) throws -> RGBImage8 {
             reads.withLock { $0 += 1 }
             var samples = [UInt8](repeating: 0, count: 300 * 100 * 3)

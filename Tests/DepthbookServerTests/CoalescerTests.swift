@@ -1,11 +1,11 @@
-import Synchronization
+import DepthbookEngine
 import Testing
 @testable import DepthbookServer
 
 @Suite(.timeLimit(.minutes(5)))
 struct CoalescerTests {
     final class Answers: Sendable {
-        let got = Mutex<[String]>([])
+        let got = Locked<[String]>([])
         func waiter(_ name: String) -> @Sendable (Int) -> Void { { value in self.got.withLock { $0.append("\(name)=\(value)") } } }
     }
 

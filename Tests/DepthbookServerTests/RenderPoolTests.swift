@@ -1,4 +1,5 @@
 import Dispatch
+import DepthbookEngine
 import Synchronization
 import Testing
 @testable import DepthbookServer
@@ -15,7 +16,7 @@ struct RenderPoolTests {
     }
 
     final class Log: Sendable {
-        let entries = Mutex<[String]>([])
+        let entries = Locked<[String]>([])
         func add(_ s: String) { entries.withLock { $0.append(s) } }
         var all: [String] { entries.withLock { $0 } }
     }

@@ -39,11 +39,11 @@ final class FakeBackend: StudioBackend {
 
 /// Holds renders while closed: each waiting render needs a permit (`allowOne`) or the gate opened.
 final class Gate: Sendable {
-    private let closed = Mutex(false)
+    private let closed = Locked(false)
     private let permits = DispatchSemaphore(value: 0)
     let started = Atomic<Int>(0)
     /// What each render that passed was asked for: the cell and the width, in order.
-    let rendered = Mutex<[(cell: String, width: Int)]>([])
+    let rendered = Locked<[(cell: String, width: Int)]>([])
     let entered = DispatchSemaphore(value: 0)
 
     func close() { closed.withLock { $0 = true } }

@@ -1,5 +1,5 @@
 import CTurboJPEG
-import Synchronization
+import DepthbookEngine
 
 /// A TurboJPEG handle owned by Swift: destroyed with its owner.
 ///
@@ -30,7 +30,7 @@ final class TurboJPEGHandlePool: Sendable {
     enum Kind { case compress, decompress }
 
     private let kind: Kind
-    private let idle = Mutex<[TurboJPEGHandle]>([])
+    private let idle = Locked<[TurboJPEGHandle]>([])
     /// Enough for every core of a small server; extra handles are simply freed.
     private let maxIdle = 8
 

@@ -1,5 +1,4 @@
 import DepthbookEngine
-import Synchronization
 
 /// Exact statistics over plane samples, NaN holes excluded: what thresholds and histograms are cut from.
 enum Statistics {
@@ -41,7 +40,7 @@ enum Statistics {
 /// memory budget bounds with everything else it keeps; only the cuts (one number each) are kept here.
 final class StatisticsCache: Sendable {
     private let store: RenderCache
-    private let cuts = Mutex([CutKey: Double?]())
+    private let cuts = Locked([CutKey: Double?]())
 
     /// `store` is the renderer's cache; alone (a test, a one-off loop) a small cache of its own.
     init(store: RenderCache = RenderCache(byteLimit: 64 << 20)) {

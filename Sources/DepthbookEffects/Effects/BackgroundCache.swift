@@ -1,5 +1,4 @@
 import DepthbookEngine
-import Synchronization
 
 /// Uploaded backgrounds already decoded and resized to a photo's shape, so Backdrop makes each one once, not
 /// per render.
@@ -7,7 +6,7 @@ final class BackgroundCache: Sendable {
     static let shared = BackgroundCache()
     /// Most bytes of backgrounds kept (every photo and session shares them).
     static let byteLimit = 80 << 20
-    private let images = Mutex([String: RGBImage8]())
+    private let images = Locked([String: RGBImage8]())
 
     /// The image under `key`, made by `make` on a miss (outside the lock: making one may take a while).
     func image(key: String, make: () throws -> RGBImage8) throws -> RGBImage8 {

@@ -1,6 +1,5 @@
 import DepthbookEngine
 import DepthbookProtocol
-import Synchronization
 
 /// One step of a parsed formula, in postfix order (operands before what combines them), with the offset a
 /// message about it points at.
@@ -118,7 +117,7 @@ struct FormulaParser {
     }
 
     /// Parses kept by text: the recipe is rebuilt for every render, and a formula changes far less often.
-    private static let memo = Mutex([String: Result<ParsedFormula, FormulaError>]())
+    private static let memo = Locked([String: Result<ParsedFormula, FormulaError>]())
 
     /// `parse` with the result kept for the next render of the same text (the default limits only).
     static func parsed(_ text: String) throws(FormulaError) -> ParsedFormula {

@@ -1,7 +1,6 @@
-import DepthbookProtocol
 import DepthbookEngine
+import DepthbookProtocol
 import Foundation
-import Synchronization
 
 /// Renders any cell of a notebook over one photo: the server keeps one per open photo, the command line one
 /// per run. It owns the engine cache for that photo, so moving one slider recomputes only the nodes after it.
@@ -194,7 +193,7 @@ public final class NotebookRenderer: Sendable {
         stride(from: 0, to: rgb.count - 2, by: 3).map { Luma.rec601(rgb[$0], rgb[$0 + 1], rgb[$0 + 2]) }
     }
 
-    private static let counter = Mutex(0)
+    private static let counter = Locked(0)
 
     /// A per-renderer identity for cache keys: each renderer has its own cache, so uniqueness is all it needs.
     private static func nextID() -> String {

@@ -5,7 +5,7 @@ import Synchronization
 public final class CacheBudget: Sendable {
     public let limit: Int
     private let clock = Atomic<UInt64>(0)
-    private let members = Mutex<[ObjectIdentifier: WeakCache]>([:])
+    private let members = Locked<[ObjectIdentifier: WeakCache]>([:])
 
     private struct WeakCache: @unchecked Sendable {
         weak var cache: RenderCache?

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Rendered node outputs kept between renders, bounded in bytes, evicting the least recently used.
 ///
@@ -33,7 +32,7 @@ public final class RenderCache: Sendable {
     public let byteLimit: Int
     /// Shared with the other photos' caches, when given: their entries together stay within its limit.
     private let budget: CacheBudget?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(byteLimit: Int, budget: CacheBudget? = nil) {
         self.byteLimit = max(0, byteLimit)

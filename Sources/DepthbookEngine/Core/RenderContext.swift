@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Settings and bookkeeping of one render: threads, the shared cache, cancellation, and what was reused.
 public final class RenderContext: Sendable {
@@ -8,7 +7,7 @@ public final class RenderContext: Sendable {
     public let cache: RenderCache?
     /// Asked at every stage boundary; when it returns true the render stops with `RenderError.cancelled`.
     public let isCancelled: @Sendable () -> Bool
-    private let counters = Mutex((hits: 0, misses: 0))
+    private let counters = Locked((hits: 0, misses: 0))
 
     public init(threads: Int = RenderContext.defaultThreads, cache: RenderCache? = nil,
                 isCancelled: @escaping @Sendable () -> Bool = { false }) {

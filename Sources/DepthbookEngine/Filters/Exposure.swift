@@ -1,5 +1,4 @@
 import func Foundation.exp2
-import Synchronization
 
 /// Exposure in EV applied in linear light: decode sRGB, multiply by 2^EV, encode (not clamped).
 /// Core Image: CIExposureAdjust.
@@ -25,7 +24,7 @@ public struct Exposure: PointwiseFilter {
 
     /// Recently made tables by EV. A recipe is rebuilt for every render, and making a table costs 33k `powf`
     /// (a tenth of a 736-px drag frame's server time before this memo); a slider visits a few values again and again.
-    private static let tables = Mutex([Double: [Float]]())
+    private static let tables = Locked([Double: [Float]]())
 
     private static func table(ev: Double) -> [Float] {
         if let known = tables.withLock({ $0[ev] }) { return known }

@@ -1,5 +1,5 @@
+import DepthbookEngine
 import Dispatch
-import Synchronization
 
 /// A bounded pool that runs renders off the network thread, shared fairly between sessions.
 ///
@@ -43,7 +43,7 @@ public final class RenderPool: Sendable {
     }
 
     public let width: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "depthbook.render", qos: .userInitiated, attributes: .concurrent)
 
     public init(width: Int) {

@@ -1,3 +1,4 @@
+import DepthbookEngine
 import Dispatch
 import Synchronization
 
@@ -44,9 +45,9 @@ public final class ClientConnection: Sendable {
     public let access: ConnectionAccess
     /// Requests from this connection are handled in order, off the network thread.
     let requests: DispatchQueue
-    private let outbox = Mutex(Outbox())
+    private let outbox = Locked(Outbox())
     private let wake: @Sendable (UInt64) -> Void
-    private let binding = Mutex<Binding?>(nil)
+    private let binding = Locked<Binding?>(nil)
     private let closed = Atomic<Bool>(false)
     /// Bytes of this connection's messages received and not yet handled.
     private let waitingRequestBytes = Atomic<Int>(0)

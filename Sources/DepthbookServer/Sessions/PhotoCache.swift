@@ -1,6 +1,6 @@
 import DepthbookEffects
+import DepthbookEngine
 import Foundation
-import Synchronization
 
 /// Decoded photos shared by every session that opens them, the most recently used kept in memory up to a
 /// byte limit (part of the server's memory budget).
@@ -12,7 +12,7 @@ import Synchronization
 public final class PhotoCache: Sendable {
     public let byteLimit: Int
     private let load: @Sendable (PhotoReference) throws -> LoadedPhoto
-    private let kept = Mutex(Kept())
+    private let kept = Locked(Kept())
     private let loading = NSLock()
 
     private struct Kept {

@@ -1,9 +1,9 @@
 import DepthbookEffects
+import DepthbookEngine
 import DepthbookFrames
 import DepthbookMessages
 import DepthbookProtocol
 import Foundation
-import Synchronization
 
 /// A studio session: the notebook and photo one page works on, its renders, and the connections attached
 /// to it (one editor, any number of view-only watchers). It outlives its connections for a grace period
@@ -18,7 +18,7 @@ public final class Session: Sendable {
     let photos: PhotoCache
     /// The state machine's data. Only `Session`'s own files lock it (this one, `SessionConnections.swift`,
     /// `SessionRenders.swift`); everyone else goes through the named operations below.
-    let state: Mutex<State>
+    let state: Locked<State>
 
     struct Attached: Sendable {
         var connection: ClientConnection
@@ -75,7 +75,7 @@ public final class Session: Sendable {
         self.owner = owner
         self.pool = pool
         self.photos = photos
-        self.state = Mutex(State(detachedSince: .now))
+        self.state = Locked(State(detachedSince: .now))
     }
 
     /// Whether `resumeKey` is this session's, compared in time that does not depend on where they differ.

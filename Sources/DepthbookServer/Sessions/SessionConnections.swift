@@ -2,7 +2,6 @@ import DepthbookEffects
 import DepthbookFrames
 import DepthbookProtocol
 import Foundation
-import Synchronization
 
 /// The pages attached to a session: who they are, what they are sent, and the frames kept for those who come later.
 extension Session {

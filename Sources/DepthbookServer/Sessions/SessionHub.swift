@@ -1,3 +1,4 @@
+import DepthbookEngine
 import Foundation
 import Synchronization
 
@@ -7,7 +8,7 @@ public final class SessionHub: Sendable {
     private let pool: RenderPool
     /// Where every session gets its decoded photo when it renders.
     public let photos: PhotoCache
-    private let sessions = Mutex<[String: Session]>([:])
+    private let sessions = Locked<[String: Session]>([:])
     private let nextOwner = Atomic<UInt64>(1)
 
     private let keptFrameBytes: Int

@@ -1,5 +1,5 @@
-import Synchronization
 import DepthbookEffects
+import DepthbookEngine
 import Foundation
 import Logging
 import PostgresNIO
@@ -23,7 +23,7 @@ public final class PostgresNotebookStore: NotebookStore {
     /// PostgreSQL stopped, every save and saved-link open once blocked its page's socket for 15 s.
     static let retryAfter: Duration = .seconds(10)
     /// Until when the store is taken to be down (nil: up).
-    private let downUntil = Mutex<ContinuousClock.Instant?>(nil)
+    private let downUntil = Locked<ContinuousClock.Instant?>(nil)
 
     public var isAvailable: Bool { downUntil.withLock { $0.map { ContinuousClock.now >= $0 } ?? true } }
 

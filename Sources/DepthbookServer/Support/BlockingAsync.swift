@@ -1,5 +1,5 @@
+import DepthbookEngine
 import Dispatch
-import Synchronization
 
 /// Runs async work from a thread that may block (the connections' serial queues, start-up), waiting at most
 /// `timeout`. Never call it from a Swift concurrency task: it holds its thread until the work ends.
@@ -10,7 +10,7 @@ enum BlockingAsync {
     }
 
     static func run<T: Sendable>(timeout: Duration, _ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let outcome = Locked<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let task = Task {
             let result: Result<T, any Error>

@@ -1,6 +1,6 @@
 import CWebSockets
+import DepthbookEngine
 import Dispatch
-import Synchronization
 
 /// The HTTP side of the transport: a request read (a POST's body within the upload limit, spooled to disk as it
 /// arrives), answered off the service thread, and the response written back in fragments.
@@ -52,7 +52,7 @@ final class HTTPTransactions: @unchecked Sendable {
     // Service thread only.
     private var transactions: [UInt64: Transaction] = [:]
     // Any thread: answers ready to be written.
-    private let answered = Mutex<[UInt64: HTTPResponse]>([:])
+    private let answered = Locked<[UInt64: HTTPResponse]>([:])
 
     /// `spoolDirectory` must exist (`UploadSpool.prepare`).
     init(access: AccessPolicy, uploadLimit: Int, spoolDirectory: String, ids: ConnectionIDs,

@@ -1,4 +1,5 @@
 import CWebSockets
+import DepthbookEngine
 import Dispatch
 import Foundation
 import Synchronization
@@ -24,7 +25,7 @@ final class LWSContext: @unchecked Sendable {
     /// 431; a request past even this one is closed by lws without an answer.
     static let headerBufferBytes = 48 * 1024
 
-    private let context = Mutex<ContextHandle?>(nil)
+    private let context = Locked<ContextHandle?>(nil)
     private let stopping = Atomic<Bool>(false)
     private let serviceDone = DispatchSemaphore(value: 0)
     // C memory that must outlive the context.

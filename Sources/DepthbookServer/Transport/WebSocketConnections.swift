@@ -1,5 +1,5 @@
 import CWebSockets
-import Synchronization
+import DepthbookEngine
 
 /// The `/ws` side of the transport: which upgrades are let in, messages in (whole, within the size limit),
 /// and each connection's outbox written out in fragments.
@@ -48,7 +48,7 @@ final class WebSocketConnections: @unchecked Sendable {
     /// Whether each upgrading socket presented the access token, from its handshake until it is established.
     private var upgradeGrants: [Int: Bool] = [:]
     // Any thread.
-    private let wantsWrite = Mutex<Set<UInt64>>([])
+    private let wantsWrite = Locked<Set<UInt64>>([])
 
     init(access: AccessPolicy, handlers: Handlers, maxMessageBytes: Int, outboxLimit: Int, ids: ConnectionIDs,
          wake: @escaping @Sendable () -> Void) {
