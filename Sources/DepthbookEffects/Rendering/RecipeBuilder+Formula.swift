@@ -39,7 +39,7 @@ extension RecipeBuilder {
             bindings.append(.input(index, normalize: normalization(built.role)))
             types.append(built.node.kind == .image ? .image : .mask)
         }
-        let program: FormulaProgram
+        var program: FormulaProgram
         do {
             _ = try FormulaTypeCheck.check(parsed, names: types)
             program = try FormulaCompiler.compile(parsed, bindings: bindings, inputKinds: inputs.map(\.kind), sliders: sliders)
@@ -47,6 +47,11 @@ extension RecipeBuilder {
             throw failed(error)
         }
         let frame = PixelSize(width: max(1, context.photo.width), height: max(1, context.photo.height))
+        // A formula of one earlier formula's samples runs as one program with it (read from one table).
+        if inputs.count == 1, let inner = inputs[0].filter as? FormulaFilter, let both = program.reading(inner.program) {
+            program = both
+            inputs = inputs[0].inputs
+        }
         let node = try Node(FormulaFilter(program, frame: frame), inputs)
         return BuiltNode(node, role: node.kind == .image ? .image : .mask)
     }

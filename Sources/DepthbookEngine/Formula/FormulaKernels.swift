@@ -28,6 +28,8 @@ struct FormulaKernels: Sendable {
     private let byteTables: [[Float]?]
     /// Per instruction: for a power by a number, its `PowerTable`, used for rows of other values.
     private let powerTables: [PowerTable?]
+    /// The whole program as a table, when it is one costly function of its one input's samples.
+    private(set) var functionTable: SampleFunctionTable?
 
     init(_ program: FormulaProgram) {
         self.program = program
@@ -117,6 +119,38 @@ struct FormulaKernels: Sendable {
             if case .constant? = instruction.operands.first { return nil }
             return PowerTable(exponent: y)
         }
+        functionTable = Self.functionTable(for: self)
+    }
+
+    /// Tables made recently, by program: a recipe is rebuilt for every frame, and a table costs 16k runs of
+    /// the program (a slider that moves a constant makes a new one each step; 32 tables are at most 2 MB).
+    private static let madeTables = Locked([String: SampleFunctionTable]())
+
+    /// The program's table, when it is one function of one input's samples and costs more than a lookup: two
+    /// operations or more with a power, an exponential or a logarithm among them, or four or more.
+    private static func functionTable(for kernels: FormulaKernels) -> SampleFunctionTable? {
+        let program = kernels.program
+        guard program.isOneSampleFunction else { return nil }
+        let costly = program.instructions.contains { instruction in
+            switch instruction.operation {
+            case .power: return instruction.operands.last != .constant(1)
+            case .exp, .log: return true
+            default: return false
+            }
+        }
+        // One operation alone runs as fast from its own loop (a power from its `PowerTable`).
+        guard program.instructions.count >= 2, costly || program.instructions.count >= 4 else { return nil }
+        let key = program.description
+        if let made = madeTables.withLock({ $0[key] }) { return made }
+        let width = program.inputs[0].channels
+        let table = SampleFunctionTable(width: width) { x, n, out in
+            kernels.runProgram(inputs: [x], inputChannels: [width], output: out, outputChannels: width, count: n)
+        }
+        madeTables.withLock { tables in
+            if tables.count >= 32 { tables.removeAll() }
+            tables[key] = table
+        }
+        return table
     }
 
     /// A value as a loop reads it: a row of samples, or one number for all of them.
@@ -135,6 +169,31 @@ struct FormulaKernels: Sendable {
     /// `count * outputChannels`.
     func run(inputs: [UnsafePointer<Float>], inputChannels: [Int], output: UnsafeMutablePointer<Float>,
              outputChannels: Int, count: Int) {
+        guard let table = functionTable else {
+            runProgram(inputs: inputs, inputChannels: inputChannels, output: output, outputChannels: outputChannels, count: count)
+            return
+        }
+        var missed = [Int]()
+        table.apply(inputs[0], pixels: count, into: output, missed: &missed)
+        guard !missed.isEmpty else { return }
+        // The pixels the table does not serve, gathered, run through the program, and put back.
+        let width = table.width
+        let gathered = UnsafeMutablePointer<Float>.allocate(capacity: 2 * missed.count * width)
+        defer { gathered.deallocate() }
+        let results = gathered + missed.count * width
+        for (j, i) in missed.enumerated() {
+            for c in 0..<width { gathered[j * width + c] = inputs[0][i * width + c] }
+        }
+        runProgram(inputs: [UnsafePointer(gathered)], inputChannels: [width], output: results, outputChannels: width,
+                   count: missed.count)
+        for (j, i) in missed.enumerated() {
+            for c in 0..<width { output[i * width + c] = results[j * width + c] }
+        }
+    }
+
+    /// `run` without the table: every instruction over chunks of scratch rows.
+    func runProgram(inputs: [UnsafePointer<Float>], inputChannels: [Int], output: UnsafeMutablePointer<Float>,
+                    outputChannels: Int, count: Int) {
         guard count > 0 else { return }
         let chunk = min(Self.chunk, count)
         let stride = chunk * 3

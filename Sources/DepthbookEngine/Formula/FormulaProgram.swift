@@ -201,6 +201,36 @@ public struct FormulaProgram: Sendable, Hashable, CustomStringConvertible {
         return instructions.allSatisfy { $0.operation.isElementwise }
     }
 
+    /// Whether each output sample is one function of the same sample of the one input: a channelwise image
+    /// program, or a plane program of element-wise operations and `normalize`. Such a program can be read from a
+    /// table of that function (`SampleFunctionTable`).
+    var isOneSampleFunction: Bool {
+        guard inputs.count == 1, outputKind == inputs[0], case .register = output else { return false }
+        return instructions.allSatisfy { instruction in
+            if case .normalize = instruction.operation { return outputKind == .plane }
+            return instruction.operation.isElementwise
+        }
+    }
+
+    /// This program run on what `inner` computes: one program doing both, when both are one function of one
+    /// sample of the same kind (`isOneSampleFunction`), so a chain of such formula cells (an sRGB decode, a gain,
+    /// an encode, each a cell of its own) becomes one function, read from one table. Nil otherwise, or when the
+    /// two together would exceed `maxInstructions`.
+    public func reading(_ inner: FormulaProgram) -> FormulaProgram? {
+        guard isOneSampleFunction, inner.isOneSampleFunction, inputs == inner.inputs,
+              instructions.count + inner.instructions.count <= Self.maxInstructions else { return nil }
+        let shift = inner.registerCount
+        func moved(_ operand: Operand) -> Operand {
+            switch operand {
+            case .input: return inner.output
+            case .register(let r): return .register(r + shift)
+            case .constant, .color: return operand
+            }
+        }
+        let outer = instructions.map { Instruction($0.operation, $0.operands.map(moved), result: $0.result + shift) }
+        return try? FormulaProgram(inputs: inner.inputs, instructions: inner.instructions + outer, output: moved(output))
+    }
+
     /// The value of an element-wise operation on numbers (what a row of them would hold), for constant folding.
     /// Nil for the operations that are not element-wise.
     public static func fold(_ operation: Operation, _ values: [Float]) -> Float? {
