@@ -136,19 +136,20 @@ struct FormulaFusionTests {
             let m = (0..<3).map { Float(image.samples[i * 3 + $0]) * (1.0 / 255.0) }.max()!
             #expect(out.samples[i].bitPattern == reference(m).bitPattern)
         }
-        // A plane of byte values with a few others at the start of one 256-sample chunk and inside the next;
+        // A plane of byte values with a few others at the start of one chunk of the kernels and inside the next;
         // the last chunk holds only byte values.
-        var values = (0..<600).map { Float($0 % 256) * (1.0 / 255.0) }
-        for i in [0, 300, 301] { values[i] += 1e-3 }
-        let plane = try EngineFixtures.source(Raster(width: 600, height: 1, channels: 1, samples: values), id: "bytes and others")
+        let chunk = FormulaKernels.chunk
+        var values = (0..<(2 * chunk + chunk / 3)).map { Float($0 % 256) * (1.0 / 255.0) }
+        for i in [0, chunk + chunk / 6, chunk + chunk / 6 + 1] { values[i] += 1e-3 }
+        let plane = try EngineFixtures.source(Raster(width: values.count, height: 1, channels: 1, samples: values), id: "bytes and others")
         let mixed = try Evaluator().render(try Node(FormulaFilter(try program(.plane), frame: frame), [plane, plane]),
-                                           RenderTarget(size: PixelSize(width: 600, height: 1)))
+                                           RenderTarget(size: PixelSize(width: values.count, height: 1)))
         // The first two chunks hold other values: their power comes from its table (`PowerTable`); the last,
         // all bytes, is looked up from powf's values.
         let table = try #require(PowerTable(exponent: 0.5))
         for (i, x) in values.enumerated() {
             let m = abs(x)
-            let want = i < 512 ? table.value(m) + expf(m) + logf(m) : reference(m)
+            let want = i < 2 * chunk ? table.value(m) + expf(m) + logf(m) : reference(m)
             #expect(mixed.samples[i].bitPattern == want.bitPattern, "at \(i): \(mixed.samples[i]) vs \(want)")
         }
     }

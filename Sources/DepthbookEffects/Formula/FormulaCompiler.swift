@@ -33,6 +33,9 @@ struct FormulaCompiler {
     private var registers = 0
     /// Normalised inputs already computed, by name index (kept for the whole program).
     private var normalized: [Int: Int] = [:]
+    /// Channels of inputs already picked, by input and channel (kept for the whole program): `image.r` read twice,
+    /// as in a maximum and a luma, is picked once.
+    private var picked: [[Int]: Int] = [:]
 
     /// The program computing `parsed` over inputs of `inputKinds`. Type errors were found before
     /// (`FormulaTypeCheck`); the ones left here (a cell's kind known only now) carry their position too.
@@ -84,9 +87,14 @@ struct FormulaCompiler {
             case .uniform(let v):
                 guard v.count == 3 else { throw typeError(node, "“.\(["r", "g", "b"][c])” picks a channel of an image, but this is a number") }
                 return .uniform([v[c]])
-            case .row(_, let channels, _):
+            case .row(let operand, let channels, _):
                 guard channels == 3 else { throw typeError(node, "“.\(["r", "g", "b"][c])” picks a channel of an image, but this is a mask") }
-                return shaped(.channel(c), args, channels: 1)
+                guard case .input(let input) = operand else { return shaped(.channel(c), args, channels: 1) }
+                if let register = picked[[input, c]] { return .row(.register(register), channels: 1, temporary: false) }
+                let register = allocate()
+                instructions.append(.init(.channel(c), [operand], result: register))
+                picked[[input, c]] = register
+                return .row(.register(register), channels: 1, temporary: false)
             }
         case .call(let function, _):
             return try call(function, args, node)

@@ -1,6 +1,8 @@
 /// Runs a `FormulaProgram` over rows: `chunk` pixels at a time, each instruction one tight loop over scratch
-/// rows that stay in L1 (a 256-pixel image row is 3 KB), so the compiler vectorises every operation and no
-/// interpreter dispatch happens per pixel.
+/// rows (a 1024-pixel image row is 12 KB, so a program's rows stay in L2), so the compiler vectorises every
+/// operation and no interpreter dispatch happens per pixel. Chunks were 256 pixels: at a 736-pixel preview
+/// that dispatched each of the makeup formula's 19 instructions three times a row, and 1024 took its chain
+/// from 5.4 to 4.4–4.9 ms (single thread).
 ///
 /// The program's registers are reused as soon as a value is consumed, often by the instruction consuming it
 /// (`r2 = r2 / 1.055`). A loop whose output overlaps its input does not vectorise (the compiler's overlap check
@@ -8,7 +10,7 @@
 /// and writes: rows are handed out again only once every reader of their value has run.
 struct FormulaKernels: Sendable {
     /// Pixels run through the program at once.
-    static let chunk = 256
+    static let chunk = 1024
 
     let program: FormulaProgram
     /// Per instruction and operand: the scratch row it reads (a value's row, or a constant written out as a
