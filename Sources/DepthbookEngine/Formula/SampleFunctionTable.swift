@@ -36,26 +36,33 @@ struct SampleFunctionTable: Sendable {
     /// The table of the function `evaluate` computes: `evaluate(x, n, out)` runs the program over `n` pixels of
     /// `x` (`width` samples each) into `out`.
     init(width: Int, evaluate: (UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void) {
-        let cells = Self.cells
-        // The nodes, each cell's three quarter points, and 0.
-        let quarters: [Float] = [0.25, 0.5, 0.75]
-        let points = (0...cells).map(Self.node)
-            + (0..<cells).flatMap { k in quarters.map { Self.node(k) + (Self.node(k + 1) - Self.node(k)) * $0 } }
-            + [0]
-        let input = points.flatMap { Array(repeating: $0, count: width) }
+        let cells = Self.cells, nodes = cells + 1
+        // Each cell's node and its three quarter points, then the last node and 0: 4·cells + 2 points, every
+        // channel of a point the same sample. (Built in place: this runs on a slider's every new value.)
+        let count = 4 * cells + 2
+        var input = [Float](repeating: 0, count: count * width)
+        for k in 0..<cells {
+            let a = Self.node(k), step = Self.node(k + 1) - a
+            for q in 0..<4 {
+                let x = a + step * Float(q) * 0.25
+                for c in 0..<width { input[(4 * k + q) * width + c] = x }
+            }
+        }
+        for c in 0..<width { input[4 * cells * width + c] = Self.node(cells) }
         var output = [Float](repeating: 0, count: input.count)
         input.withUnsafeBufferPointer { x in
-            output.withUnsafeMutableBufferPointer { out in evaluate(x.baseAddress!, points.count, out.baseAddress!) }
+            output.withUnsafeMutableBufferPointer { out in evaluate(x.baseAddress!, count, out.baseAddress!) }
         }
-        var values = [Float](repeating: 0, count: width * (cells + 1))
+        var values = [Float](repeating: 0, count: width * nodes)
         var exact = [Bool](repeating: false, count: width * cells)
         for c in 0..<width {
-            for k in 0...cells { values[c * (cells + 1) + k] = output[k * width + c] }
+            for k in 0..<cells { values[c * nodes + k] = output[4 * k * width + c] }
+            values[c * nodes + cells] = output[4 * cells * width + c]
             for k in 0..<cells {
-                let a = values[c * (cells + 1) + k], b = values[c * (cells + 1) + k + 1]
-                for (q, t) in quarters.enumerated() {
-                    let want = output[(cells + 1 + 3 * k + q) * width + c]
-                    let got = a + (b - a) * t
+                let a = values[c * nodes + k], b = values[c * nodes + k + 1]
+                for q in 1..<4 {
+                    let want = output[(4 * k + q) * width + c]
+                    let got = a + (b - a) * (Float(q) * 0.25)
                     // NaN or an infinity anywhere fails the comparison: computed exactly.
                     if !(abs(got - want) <= Self.tolerance * max(1, abs(want))) { exact[c * cells + k] = true }
                 }
@@ -64,7 +71,7 @@ struct SampleFunctionTable: Sendable {
         self.width = width
         self.values = values
         self.exact = exact
-        self.atZero = (0..<width).map { output[(points.count - 1) * width + $0] }
+        self.atZero = (0..<width).map { output[(count - 1) * width + $0] }
     }
 
     /// Interpolates `pixels` pixels of `x` into `out`, and appends to `missed` the index of every pixel with a
