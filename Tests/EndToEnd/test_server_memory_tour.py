@@ -25,7 +25,11 @@ PEAK_BOUND_MB = BUDGET_MB + 256
 # The tour stops (and the test fails) well past the bound rather than pushing a small machine into the OOM killer.
 STOP_ABOVE_MB = 4096
 SECOND_PASS_GROWTH = 0.10
-NOISE_MB = 40
+# The first pass's own peak varies from run to run of one build (603-646 MB in four runs of one commit on this
+# machine: 646 -> 676 and 619 -> 658 quiet, 630 -> 703 beside a build, 603 -> 706 once in a clean clone's
+# `make test`): a low first pass read as growth.
+# Regressions go far past this and the absolute bound above (a fitted subject at 12 MP: 1310 -> 1493 MB).
+NOISE_MB = 60
 
 
 def load_tour():
