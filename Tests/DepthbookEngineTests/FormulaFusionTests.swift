@@ -22,16 +22,7 @@ struct FormulaFusionTests {
     }
 
     /// sRGB decoding by the formula's own arithmetic: x ≤ 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4).
-    func decode() throws -> P {
-        try P(inputs: [.image], instructions: [
-            P.Instruction(.lessOrEqual, [.input(0), .constant(0.04045)], result: 0),
-            P.Instruction(.divide, [.input(0), .constant(12.92)], result: 1),
-            P.Instruction(.add, [.input(0), .constant(0.055)], result: 2),
-            P.Instruction(.divide, [.register(2), .constant(1.055)], result: 2),
-            P.Instruction(.power, [.register(2), .constant(2.4)], result: 2),
-            P.Instruction(.select, [.register(0), .register(1), .register(2)], result: 3),
-        ], output: .register(3))
-    }
+    func decode() throws -> P { try FormulaFixtures.srgbDecode(.image) }
 
     /// The power read from its table (`PowerTable`), as the kernels read any row raised to a number.
     func decodeReference(_ x: Float) -> Float { x <= 0.04045 ? x / 12.92 : PowerTable(exponent: 2.4)!.value((x + 0.055) / 1.055) }

@@ -10,16 +10,7 @@ struct SampleFunctionTableTests {
     typealias P = FormulaProgram
 
     /// x ≤ 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4), on a plane or on an image's every channel.
-    func decode(_ kind: PixelKind) throws -> P {
-        try P(inputs: [kind], instructions: [
-            P.Instruction(.lessOrEqual, [.input(0), .constant(0.04045)], result: 0),
-            P.Instruction(.divide, [.input(0), .constant(12.92)], result: 1),
-            P.Instruction(.add, [.input(0), .constant(0.055)], result: 2),
-            P.Instruction(.divide, [.register(2), .constant(1.055)], result: 2),
-            P.Instruction(.power, [.register(2), .constant(2.4)], result: 2),
-            P.Instruction(.select, [.register(0), .register(1), .register(2)], result: 3),
-        ], output: .register(3))
-    }
+    func decode(_ kind: PixelKind) throws -> P { try FormulaFixtures.srgbDecode(kind) }
 
     /// The linear value times a colour, encoded back: each channel its own function, steep near 0.
     func tintAndEncode() throws -> P {
