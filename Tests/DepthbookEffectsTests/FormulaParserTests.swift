@@ -167,6 +167,23 @@ struct FormulaParserTests {
         #expect(program.instructions[1].operands == [.register(0), .color(1, 0.5, 0.25)])
     }
 
+    /// x^1, x·1 and 1·x leave the row as it is (no pass); a plane times an all-ones colour still becomes an image.
+    /// Names bind to inputs in the order they first appear.
+    @Test func powersAndProductsByOneAreTheRowItself() throws {
+        func program(_ text: String, _ kinds: [PixelKind] = [.image, .plane]) throws -> FormulaProgram {
+            try FormulaCompiler.compile(try FormulaParser.parse(text), bindings: [.input(0, normalize: nil), .input(1, normalize: nil)],
+                                        inputKinds: kinds, sliders: [1])
+        }
+        let darken = try program("image * pow(disparity, $power(0..4 = 1))")
+        #expect(darken.instructions.map(\.operation) == [.spread, .multiply])
+        #expect(try program("1 * image * 1").instructions.isEmpty)
+        #expect(try program("1 * image * 1").output == .input(0))
+        #expect(try program("pow(image, $p(0..4 = 1)) * 2").instructions.map(\.operation) == [.multiply])
+        let coloured = try program("disparity * rgb(1, 1, 1)", [.plane])
+        #expect(coloured.outputKind == .image && coloured.instructions.map(\.operation) == [.spread, .multiply])
+        #expect(try program("pow(image, 2)").instructions.map(\.operation) == [.power])
+    }
+
     // MARK: Errors, each with its position
 
     @Test func nameErrors() {

@@ -152,6 +152,7 @@ struct FormulaCompiler {
             }
             return .uniform(values)
         }
+        if let same = Self.identity(op, args) { return same }
         var operands = [FormulaProgram.Operand]()
         var consumed = [Value]()
         for arg in args {
@@ -174,6 +175,22 @@ struct FormulaCompiler {
         let register = allocate()
         instructions.append(.init(op, operands, result: register))
         return .row(.register(register), channels: channels, temporary: true)
+    }
+
+    /// The row an operation leaves as it is, bit for bit: x^1 (`powf(x, 1)` is x for every float, checked against
+    /// glibc 2.36), x·1 and 1·x. A slider at 1 (darken's power by default) then costs no pass.
+    private static func identity(_ op: FormulaProgram.Operation, _ args: [Value]) -> Value? {
+        func isOne(_ value: Value) -> Bool { if case .uniform(let v) = value { return v.allSatisfy { $0 == 1 } } else { return false } }
+        let kept: Value
+        switch op {
+        case .power where isOne(args[1]): kept = args[0]
+        case .multiply where isOne(args[1]): kept = args[0]
+        case .multiply where isOne(args[0]): kept = args[1]
+        default: return nil
+        }
+        // A plane times an all-ones colour is an image: not the plane as it is.
+        guard case .row = kept, kept.channels == args.map(\.channels).max() else { return nil }
+        return kept
     }
 
     /// An operation that changes the number of channels: its result never shares a register with an operand.

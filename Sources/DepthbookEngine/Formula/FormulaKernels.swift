@@ -109,7 +109,7 @@ struct FormulaKernels: Sendable {
             let value: ((Float) -> Float)?
             switch (instruction.operation, operands.first, operands.last) {
             case (.power, .input?, .constant(let y)?), (.power, .register?, .constant(let y)?):
-                value = y == 1 ? nil : { FormulaMath.power($0, y) }
+                value = y == 1 || y == 0.5 ? nil : { FormulaMath.power($0, y) }
             case (.exp, .input?, _), (.exp, .register?, _): value = FormulaMath.exponential
             case (.log, .input?, _), (.log, .register?, _): value = FormulaMath.logarithm
             default: value = nil
@@ -117,7 +117,7 @@ struct FormulaKernels: Sendable {
             return value.map { f in (0..<256).map { f(Float($0) * ByteTable.scale) } }
         }
         self.powerTables = instructions.map { instruction in
-            guard instruction.operation == .power, case .constant(let y)? = instruction.operands.last, y != 1 else { return nil }
+            guard instruction.operation == .power, case .constant(let y)? = instruction.operands.last, y != 1, y != 0.5 else { return nil }
             if case .constant? = instruction.operands.first { return nil }
             return PowerTable(exponent: y)
         }
@@ -278,6 +278,10 @@ struct FormulaKernels: Sendable {
             // and pow(x, 0.5) are not x·x and sqrt(x): powf rounds some of them the other way).
             if case .number(1) = b {
                 map1(e, d, a) { $0 }
+            } else if case .number(0.5) = b {
+                // A square root is one vector instruction for eight samples, and the correctly rounded x^0.5 (a
+                // table lookup is neither): the built-in gamma 0.5 takes it too.
+                map1(e, d, a, M.squareRootPower)
             } else {
                 map2(e, d, a, b, M.power)
             }

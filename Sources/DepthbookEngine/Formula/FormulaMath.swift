@@ -5,7 +5,8 @@ import func Foundation.powf
 /// The per-sample maths of a formula program, one function per operation. Constant folding (`FormulaProgram.fold`)
 /// and the row kernels (`FormulaKernels`) both call these, so a value folded at compile time is the value the
 /// rows would have computed; the one exception is a row raised to a number, which the kernels read from a
-/// `PowerTable` (within a millionth of `powf`, relative). Float32 throughout, as every plane is.
+/// `PowerTable` (within a millionth of `powf`, relative), or take the square root of for 0.5 (`squareRootPower`,
+/// the correctly rounded value, which `powf` misses by an ulp at times). Float32 throughout, as every plane is.
 public enum FormulaMath {
     @inline(__always) public static func negate(_ a: Float) -> Float { -a }
     @inline(__always) public static func absolute(_ a: Float) -> Float { abs(a) }
@@ -21,6 +22,13 @@ public enum FormulaMath {
     @inline(__always) public static func divide(_ a: Float, _ b: Float) -> Float { a / b }
     /// C's `powf`: NaN for a negative base and a non-integer exponent, pow(x, 0) = 1 for every x.
     @inline(__always) public static func power(_ a: Float, _ b: Float) -> Float { powf(a, b) }
+    /// x^0.5 as `powf` defines it at the edges (−0 → +0, −∞ → +∞, NaN below 0), from the square root.
+    @inline(__always) public static func squareRootPower(_ a: Float) -> Float {
+        // The root of |a|, taken before the tests: the compiler then knows it never sets errno, and the loops
+        // over it vectorise (−0 ≥ 0, so it gets √+0 = +0).
+        let root = abs(a).squareRoot()
+        return a >= 0 ? root : (a == -.infinity ? .infinity : .nan)
+    }
     @inline(__always) public static func minimum(_ a: Float, _ b: Float) -> Float { b < a ? b : a }
     @inline(__always) public static func maximum(_ a: Float, _ b: Float) -> Float { b > a ? b : a }
     @inline(__always) public static func less(_ a: Float, _ b: Float) -> Float { a < b ? 1 : 0 }
