@@ -59,10 +59,12 @@ struct MatteAgreementTests {
     }
 
     /// The depth-threshold notebook's `feathered` mask, at its defaults, differs from the portrait matte by at
-    /// most 0.08 on average within 2 % of the width of the matte's edge. Not met yet (issue 26, item 1): fitting
-    /// the mask to the photo's edges with the guided filter moves it a pixel or two, but the depth map's own edge
-    /// lies several of its pixels off the matte's (a dilated neck, hair the depth never saw), and the notebook's
-    /// 12-px feather alone costs 0.077 against this matte. The figure is printed; the bound stays the target.
+    /// most 0.08 on average within 2 % of the width of the matte's edge. Not met (issue 26, item 1), and not
+    /// meetable by a mask that is not the matte: the matte is soft across 29–32 % of that band (hair, and the
+    /// chair behind the head at 0.3–0.6), so the matte's own cut at 0.5, the best a cut can be, is already
+    /// 0.097–0.100 off it (printed as `cut`; a blur of that cut by 2 px, 0.074–0.085). Fitting the mask to the
+    /// photo's edges moves it a pixel or two; the depth map's edge lies several of its pixels off the matte's.
+    /// The figures are printed; the test holds what was bought.
     @Test(arguments: files)
     func featheredMaskFollowsTheMatte(file: String) throws {
         let photo = try PhotoReader.read(contentsOf: SharedPhotos.path(file))
@@ -70,7 +72,11 @@ struct MatteAgreementTests {
         let mask = try S.floats(photo, notebook, "feathered", width: Self.width)
         let matte = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: Self.width)
         let error = Self.edgeError(mask, matte: matte, band: 0.02 * Double(Self.width))
-        print("matte-edge \(file) feathered mean-abs=\(String(format: "%.4f", error))")
+        var cut = matte
+        cut.samples = matte.samples.map { $0 >= 0.5 ? 1 : 0 }
+        let cutError = Self.edgeError(cut, matte: matte, band: 0.02 * Double(Self.width))
+        print("matte-edge \(file) feathered mean-abs=\(String(format: "%.4f", error)) cut=\(String(format: "%.4f", cutError))")
+        #expect(cutError > 0.08, "\(file): the matte's own cut is within the bound; the bound is meetable by a cut")
         withKnownIssue("the depth map's edge is several of its pixels off the matte's (issue 26, item 1)", isIntermittent: true) {
             #expect(error <= 0.08, "\(file): the feathered mask is \(error) off the matte near its edge")
         }
