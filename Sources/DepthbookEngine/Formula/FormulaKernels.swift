@@ -274,13 +274,13 @@ struct FormulaKernels: Sendable {
         case .multiply: map2(e, d, a, b, M.multiply)
         case .divide: map2(e, d, a, b, M.divide)
         case .power:
-            // powf(x, 1) is x for every Float (checked against glibc 2.36's powf on all 2^32 of them; pow(x, 2)
-            // and pow(x, 0.5) are not x·x and sqrt(x): powf rounds some of them the other way).
+            // powf(x, 1) is x for every Float (checked against glibc 2.36's powf on all 2^32 of them), so that
+            // one is a copy with powf's bits.
             if case .number(1) = b {
                 map1(e, d, a) { $0 }
             } else if case .number(0.5) = b {
-                // A square root is one vector instruction for eight samples, and the correctly rounded x^0.5 (a
-                // table lookup is neither): the built-in gamma 0.5 takes it too.
+                // A square root is one vector instruction for eight samples, and the correctly rounded x^0.5, which
+                // powf misses by an ulp at times (as a table lookup may): the built-in gamma 0.5 takes it too.
                 map1(e, d, a, M.squareRootPower)
             } else {
                 map2(e, d, a, b, M.power)
