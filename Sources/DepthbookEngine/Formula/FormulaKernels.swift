@@ -30,6 +30,8 @@ struct FormulaKernels: Sendable {
     private let byteTables: [[Float]?]
     /// Per instruction: for a power by a number, its `PowerTable`, used for rows of other values.
     private let powerTables: [PowerTable?]
+    /// Exponents the power loop computes itself, with neither table: 1 (a copy) and 0.5 (a square root).
+    private static let exponentsWithOwnLoop: Set<Float> = [1, 0.5]
     /// The whole program as a table, when it is one costly function of its one input's samples.
     private(set) var functionTable: SampleFunctionTable?
 
@@ -109,7 +111,7 @@ struct FormulaKernels: Sendable {
             let value: ((Float) -> Float)?
             switch (instruction.operation, operands.first, operands.last) {
             case (.power, .input?, .constant(let y)?), (.power, .register?, .constant(let y)?):
-                value = y == 1 || y == 0.5 ? nil : { FormulaMath.power($0, y) }
+                value = Self.exponentsWithOwnLoop.contains(y) ? nil : { FormulaMath.power($0, y) }
             case (.exp, .input?, _), (.exp, .register?, _): value = FormulaMath.exponential
             case (.log, .input?, _), (.log, .register?, _): value = FormulaMath.logarithm
             default: value = nil
@@ -117,7 +119,8 @@ struct FormulaKernels: Sendable {
             return value.map { f in (0..<256).map { f(Float($0) * ByteTable.scale) } }
         }
         self.powerTables = instructions.map { instruction in
-            guard instruction.operation == .power, case .constant(let y)? = instruction.operands.last, y != 1, y != 0.5 else { return nil }
+            guard instruction.operation == .power, case .constant(let y)? = instruction.operands.last,
+                  !Self.exponentsWithOwnLoop.contains(y) else { return nil }
             if case .constant? = instruction.operands.first { return nil }
             return PowerTable(exponent: y)
         }
