@@ -227,7 +227,8 @@ public enum RequestDecoder {
     {
         let nesting = Notebook.limits.maxJSONNesting
         guard JSONNesting.isWithinLimit(bytes) else {
-            return (nil, .failure(.badRequest("a request nests arrays and objects at most \(nesting) deep")))
+            return (JSONNesting.topLevelInteger("id", in: bytes),
+                    .failure(.badRequest("a request nests arrays and objects at most \(nesting) deep")))
         }
         let data = Data(bytes)
         let envelope: RequestEnvelope

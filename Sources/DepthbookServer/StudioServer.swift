@@ -1,3 +1,4 @@
+import DepthbookCodecs
 import DepthbookMessages
 import Dispatch
 import Foundation
@@ -27,6 +28,8 @@ public final class StudioServer: Sendable {
         let exports = data + "/exports"
         try fm.createDirectory(atPath: exports, withIntermediateDirectories: true)
         try UploadSpool.prepare(directory: WebSocketTransport.spoolDirectory(configuration))
+        // A server killed mid-export left its scratch video in the system's temporary folder.
+        MP4Encoder.removeAbandonedScratchFiles()
         let location = configuration.store ?? .defaultLocation(dataDirectory: data)
         let store: any NotebookStore
         switch location {

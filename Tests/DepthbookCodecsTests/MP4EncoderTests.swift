@@ -48,6 +48,32 @@ struct MP4EncoderTests {
         #expect(decoded.allSatisfy { $0.width == 96 && $0.height == 64 })
     }
 
+    /// A process killed mid-export leaves its scratch video behind: start-up removes those whose process is
+    /// gone (and unnamed old ones), never a live process's, nor anything else in the folder.
+    @Test func scratchVideosOfDeadProcessesAreRemoved() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mp4-scratch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dead = Process()
+        dead.executableURL = URL(fileURLWithPath: "/bin/true")
+        try dead.run()
+        dead.waitUntilExit()
+        let uuid = { UUID().uuidString }
+        let names = [
+            "dead": "depthbook-\(dead.processIdentifier)-\(uuid()).mp4",
+            "live": "depthbook-\(getpid())-\(uuid()).mp4",
+            "oldUnnamed": "depthbook-\(uuid()).mp4",
+            "newUnnamed": "depthbook-\(uuid()).mp4",
+            "other": "depthbook-notes.mp4",
+            "elsewhere": "holiday-\(dead.processIdentifier)-\(uuid()).mp4",
+        ]
+        for (_, name) in names { #expect(FileManager.default.createFile(atPath: "\(dir)/\(name)", contents: Data([1]))) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: "\(dir)/\(names["oldUnnamed"]!)")
+        #expect(MP4Encoder.removeAbandonedScratchFiles(in: dir) == 2)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: dir))
+        #expect(left == Set(["live", "newUnnamed", "other", "elsewhere"].map { names[$0]! }))
+    }
+
     @Test func badInputIsRefusedWithAMessage() {
         #expect(throws: PhotoError.self) { try MP4Encoder.encode(frames: []) }
         let mixed = frames(1, width: 32, height: 32) + frames(1, width: 64, height: 32)

@@ -253,6 +253,33 @@ struct FormulaParserTests {
         #expect(syntaxError("$p(0..1 = 0.5)") == nil)
     }
 
+    /// A slider's range comes from a client: one whose step cannot be computed (a hundredth of the span
+    /// subnormal or zero, or the span infinite) is refused, and the step itself is computed without a loop
+    /// (`$a(0..1e-323 = 0)` once spun a server thread for ever).
+    @Test func sliderRangesThatCannotBeSteppedAreRefused() {
+        let narrow = "the slider's range 0..1e-323 is too narrow or too wide to step: its span must be finite and at least 1e-300"
+        #expect(syntaxError("image * $a(0..1e-323 = 0)") == FormulaError(position: 11, message: narrow))
+        #expect(syntaxError("$a(0..5e-324 = 0)")?.message.hasPrefix("the slider's range 0..5e-324 is too narrow") == true)
+        // Literals past a float's range are refused by the lexer, so the widest span is finite and steps.
+        #expect(syntaxError("$a(0..1e999 = 0)")?.message == "1e999 is too large for a pixel value")
+        #expect(syntaxError("$a(-3e38..3e38 = 0)") == nil)
+        #expect(syntaxError("$a(0..1e-300 = 0)") == nil, "the narrowest range still steps")
+    }
+
+    /// The step is the power of ten at or below a hundredth of the span (as the loop it replaced gave), and
+    /// finite for any range, accepted or not.
+    @Test func sliderStepsArePowersOfTenNearAHundredthOfTheRange() {
+        for span in [4.0, 200, 0.5, 3e-7, 7.5e12, 42, 2.5e-298, 3e300] {
+            let step = FormulaSlider.step(min: -span / 2, max: span / 2), target = span / 100
+            #expect(step <= target * (1 + 1e-9) && step * 10 > target * (1 - 1e-9), "span \(span): \(step)")
+            #expect(abs(log10(step) - log10(step).rounded()) < 1e-9, "span \(span): \(step) is a power of ten")
+        }
+        #expect(FormulaSlider.step(min: 0, max: 4) == 0.01 && FormulaSlider.step(min: 0, max: 200) == 1)
+        for (low, high) in [(0.0, 1e-323), (0, 0), (1, 0), (-Double.infinity, 0), (0, .nan), (-1e308, 1e308)] {
+            #expect(FormulaSlider.step(min: low, max: high).isFinite, "\(low)..\(high)")
+        }
+    }
+
     @Test func slidersAreLimitedToACellsParameters() {
         let many = (0...32).map { "$s\($0)(0..1 = 0)" }.joined(separator: " + ")
         let error = syntaxError(many)

@@ -164,6 +164,38 @@ struct EvaluatorTests {
         #expect(throws: RenderError.cancelled) { try Evaluator(context: context).render(node, RenderTarget(size: node.extent)) }
     }
 
+    /// A pass over many rows asks between chunks whether to go on: once cancelled, each band stops after the
+    /// chunk it is in (a 64-stage formula over 12 MP is one pass, and ran on for minutes after its page left).
+    @Test func aCancelledPassStopsBetweenChunksOfRows() {
+        let cancelled = Atomic<Bool>(false)
+        let context = RenderContext(threads: 2, isCancelled: { cancelled.load(ordering: .relaxed) })
+        let rowsRun = Atomic<Int>(0)
+        let rows = 4096, samplesPerRow = 4096
+        context.parallelRows(rows, samplesPerRow: samplesPerRow) { range in
+            rowsRun.add(range.count, ordering: .relaxed)
+            cancelled.store(true, ordering: .relaxed)
+        }
+        // 8 bands of 512 rows, chunks of 2^20 / 4096 = 256 rows: at most one chunk per band after the flag.
+        #expect(rowsRun.load(ordering: .relaxed) <= 8 * 256)
+        let whole = Atomic<Int>(0)
+        RenderContext(threads: 2).parallelRows(rows, samplesPerRow: samplesPerRow) { whole.add($0.count, ordering: .relaxed) }
+        #expect(whole.load(ordering: .relaxed) == rows)
+    }
+
+    /// A stage cancelled part-way throws and leaves nothing in the cache (its rows are partly unwritten).
+    @Test func aStageCancelledPartWayIsNeitherReturnedNorKept() throws {
+        let image = try EngineFixtures.source(EngineFixtures.noise(width: 2048, height: 1024, channels: 3, seed: 3), id: "big")
+        let node = try image.applying(ColorMatrix(matrix: [0.3, 0, 0, 0, 0, 0.3, 0, 0, 0, 0, 0.3, 0]))
+        let target = RenderTarget(size: node.extent)
+        let calls = Atomic<Int>(0)
+        let cache = RenderCache(byteLimit: 1 << 30)
+        let context = RenderContext(threads: 2, cache: cache, isCancelled: { calls.add(1, ordering: .relaxed).newValue > 3 })
+        #expect(throws: RenderError.cancelled) { try Evaluator(context: context).render(node, target) }
+        #expect(cache.lookup(node.key, target) == nil)
+        _ = try Evaluator(context: RenderContext(threads: 2, cache: cache)).render(node, target)
+        #expect(cache.lookup(node.key, target) != nil, "an uncancelled render is kept")
+    }
+
     @Test func missingPlanesAreTypedErrors() throws {
         let photo = EngineFixtures.photo(width: 4, height: 4)
         #expect(throws: RenderError.missingPlane("depth data")) { try PhotoSource(photo: photo, plane: .disparity, photoID: "x") }

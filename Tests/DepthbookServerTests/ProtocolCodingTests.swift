@@ -97,6 +97,23 @@ struct ProtocolCodingTests {
         #expect(error(#"{"id":9,"type":"setNotebook","notebook":{"format":"x"}}"#)?.code == .badRequest)
     }
 
+    /// A message nested too deep to decode is still answered under its id, read without decoding: a client
+    /// waiting on the id would otherwise wait for ever.
+    @Test func aTooDeepRequestIsAnsweredUnderItsId() {
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        let (id, result) = decode("{\"id\": 7, \"type\": \"setNotebook\", \"notebook\": \(deep)}")
+        #expect(id == 7)
+        guard case .failure(let error) = result else { Issue.record("decoded"); return }
+        #expect(error.message.hasPrefix("a request nests arrays and objects at most"))
+        // The id after the nest, spaced out, and only at the top level.
+        #expect(decode("{\"type\": \"x\", \"n\": \(deep), \"id\" :\n 12 }").0 == 12)
+        #expect(decode("{\"n\": {\"id\": 3, \"d\": \(deep)}}").0 == nil)
+        #expect(decode("{\"s\": \"\\\"id\\\": 4\", \"d\": \(deep)}").0 == nil, "a key inside a string is not a key")
+        for bad in ["\"7\"", "7.5", "-7", "0", "7e2", "99999999999999999999"] {
+            #expect(decode("{\"id\": \(bad), \"d\": \(deep)}").0 == nil, "\(bad)")
+        }
+    }
+
     @Test func repliesCarryTheIdOrAnExplicitNull() throws {
         let failure = try JSONDecoder().decode(JSONValue.self, from: Data(ReplyEncoder.failure(id: nil, error: .badRequest("why"))))
         #expect(failure == .object(["id": .null, "type": .string("reply"), "ok": .bool(false),

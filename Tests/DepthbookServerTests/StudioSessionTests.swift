@@ -155,6 +155,76 @@ struct StudioSessionTests {
         #expect(frames(second, untilFull: 1).map(\.1) == ["mask:33"], "the newest frame is replayed")
     }
 
+    /// A resume key is spent when used: the editor gets a new one, and the old one takes nobody back.
+    @Test func aResumeKeyWorksOnceAndIsReplaced() throws {
+        let studio = try StudioFixture.studio()
+        let (first, session, resume) = try openedWithSession(studio, id: 1)
+        studio.disconnected(first.connection)
+        let second = TestClient(studio: studio, id: 2)
+        let hello = try #require(second.request(["type": "hello", "protocol": 1, "session": .string(session), "resume": .string(resume)]))
+        #expect(hello.result["resumed"] == true)
+        guard case .string(let next) = hello.result["resume"] else { Issue.record("no new key in \(hello)"); return }
+        #expect(next != resume && next.count == resume.count)
+        studio.disconnected(second.connection)
+        let replay = try #require(TestClient(studio: studio, id: 3).request(["type": "hello", "protocol": 1, "session": .string(session), "resume": .string(resume)]))
+        #expect(replay.result["resumed"] == false && replay.result["session"] != .string(session))
+        let third = try #require(TestClient(studio: studio, id: 4).request(["type": "hello", "protocol": 1, "session": .string(session), "resume": .string(next)]))
+        #expect(third.result["resumed"] == true && third.result["session"] == .string(session))
+    }
+
+    /// One socket saying hello again and again keeps at most `sessionsPerConnection` sessions: the oldest it left
+    /// make room (50,000 hellos once made 50,001 sessions).
+    @Test func oneConnectionCannotPileUpSessions() throws {
+        let studio = try StudioFixture.studio()
+        let client = TestClient(studio: studio, id: 1)
+        var ids = Set<String>()
+        for _ in 0..<500 {
+            let hello = try #require(client.request(["type": "hello", "protocol": 1]))
+            if case .string(let id) = hello.result["session"] { ids.insert(id) }
+        }
+        #expect(ids.count == 500, "every hello answered with a session of its own")
+        #expect(studio.hub.count == SessionHub.sessionsPerConnection)
+        // Another connection's sessions are not touched.
+        let other = try opened(studio, id: 2)
+        for _ in 0..<10 { _ = client.request(["type": "hello", "protocol": 1]) }
+        #expect(studio.hub.count == SessionHub.sessionsPerConnection + 1)
+        #expect(other.request(["type": "listNotebooks"])?.ok == true)
+    }
+
+    /// Past `maxSessions`, the session left longest makes room; with a page on every one, a new one is refused.
+    @Test func theStudioHoldsAtMostItsSessionsAndSaysSoWhenFull() throws {
+        let backend = FakeBackend()
+        let studio = Studio(backend: backend, store: try SQLiteNotebookStore(),
+                            bundled: BundledNotebooks(notebooks: ["depth-threshold": StudioFixture.notebook]),
+                            hub: SessionHub(pool: RenderPool(width: 2), photos: PhotoCache(byteLimit: 1 << 30) { try backend.loadPhoto($0) },
+                                            gracePeriod: .seconds(60), maxSessions: 3),
+                            exportsDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("exports-\(UUID().uuidString)").path,
+                            version: "test")
+        let clients = try (1...3).map { try opened(studio, id: UInt64($0)) }
+        let refused = try #require(TestClient(studio: studio, id: 9).request(["type": "hello", "protocol": 1]))
+        #expect(refused.errorCode == "too_large", "\(refused)")
+        studio.disconnected(clients[1].connection)
+        studio.disconnected(clients[0].connection)
+        let admitted = try #require(TestClient(studio: studio, id: 10).request(["type": "hello", "protocol": 1]))
+        #expect(admitted.ok && studio.hub.count == 3)
+        // The one left first (clients[1]) made room; clients[0]'s session is still there to resume.
+        #expect(clients[2].request(["type": "listNotebooks"])?.ok == true)
+    }
+
+    /// A session that never opened a notebook has nothing to come back to: it goes after ten seconds, not the
+    /// whole grace period.
+    @Test func anEmptySessionIsSweptEarly() throws {
+        let studio = try StudioFixture.studio(grace: .seconds(120))
+        let empty = TestClient(studio: studio, id: 1)
+        _ = empty.request(["type": "hello", "protocol": 1])
+        let used = try opened(studio, id: 2)
+        studio.disconnected(empty.connection)
+        studio.disconnected(used.connection)
+        #expect(studio.hub.sweep(now: .now + .seconds(5)) == 0)
+        #expect(studio.hub.sweep(now: .now + .seconds(11)) == 1)
+        #expect(studio.hub.count == 1)
+    }
+
     @Test func anExpiredSessionIsGone() throws {
         let studio = try StudioFixture.studio(grace: .zero)
         let (first, session, resume) = try openedWithSession(studio, id: 1)

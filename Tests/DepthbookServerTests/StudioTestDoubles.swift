@@ -81,7 +81,7 @@ final class FakeRenderer: PhotoRenderer {
         return RenderedFrame(jpeg: Array("\(cell):\(percentile)".utf8), width: width, height: width / 2, cacheHits: 1, cacheMisses: 2)
     }
 
-    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply {
+    func histogram(notebook: Notebook, reference: String, bins: Int, isCancelled: @escaping @Sendable () -> Bool) throws -> HistogramReply {
         HistogramReply(bins: Array(repeating: 1, count: bins), min: 0, max: 1, marker: nil, holes: 0)
     }
 

@@ -152,9 +152,14 @@ def test_a_session_survives_a_reconnect(server):
     opened = first.ok("hello", protocol=1)
     session, key = opened["session"], opened["resume"]
     first.ok("openNotebook", name="depth-threshold", timeout=120)
-    first.ok("setNotebook", notebook=dict(first.ok("hello", protocol=1, session=session, resume=key)["notebook"], title="Before the drop"))
+    again = first.ok("hello", protocol=1, session=session, resume=key)
+    # Each resume hands out a new key: the one just presented is spent.
+    assert again["resumed"] is True and again["resume"] != key
+    spent, key = key, again["resume"]
+    first.ok("setNotebook", notebook=dict(again["notebook"], title="Before the drop"))
     first.close()
     second = Client(server)
+    assert second.ok("hello", protocol=1, session=session, resume=spent)["resumed"] is False
     hello = second.ok("hello", protocol=1, session=session, resume=key)
     assert hello["resumed"] is True and hello["session"] == session and hello["role"] == "edit"
     assert hello["notebook"]["title"] == "Before the drop"

@@ -75,7 +75,9 @@ def test_an_upload_on_its_way_in_is_on_disk_and_gone_when_its_client_leaves(serv
     # Everything sent so far is in the spool file; the server's memory did not take it.
     wait_for(lambda: spooled(data_dir) and spooled(data_dir)[0].stat().st_size == sent, "40 MiB spooled")
     grown = rss_mb(server.process.pid) - before
-    assert grown < 16, f"RSS grew {grown:.1f} MiB while 40 MiB of body waited"
+    # A body held in memory would grow RSS by all of it; the bound is half of it, so a busy machine's noise
+    # (25 MiB once beside other work) does not read as the body kept.
+    assert grown < (sent >> 20) / 2, f"RSS grew {grown:.1f} MiB while {sent >> 20} MiB of body waited"
     assert oct(spooled(data_dir)[0].stat().st_mode & 0o777) == "0o600"
     # The client gives up mid-body: its file goes with it.
     s.close()

@@ -30,7 +30,7 @@ public enum MP4Encoder {
             throw PhotoError.encodingFailed("video frames must be 2...8192 pixels wide and high, got \(first.width)×\(first.height)")
         }
         _ = quietLogging
-        let path = NSTemporaryDirectory() + "depthbook-\(UUID().uuidString).mp4"
+        let path = NSTemporaryDirectory() + "\(scratchPrefix)\(getpid())-\(UUID().uuidString).mp4"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try MP4Writer(path: path, width: width, height: height, framesPerSecond: framesPerSecond, quality: quality)
         for k in 0..<frameCount {
@@ -45,6 +45,33 @@ public enum MP4Encoder {
             throw PhotoError.encodingFailed("the encoded video could not be read back")
         }
         return [UInt8](data)
+    }
+
+    /// Scratch files are named `depthbook-<pid>-<uuid>.mp4`: a process killed mid-export leaves one behind, and
+    /// the process id says whose it is.
+    static let scratchPrefix = "depthbook-"
+
+    /// Removes scratch videos whose process is gone (a `kill -9` mid-export), and those of the older unnamed kind
+    /// an hour old; another live process's files are left alone. Returns how many were removed.
+    @discardableResult
+    public static func removeAbandonedScratchFiles(in directory: String = NSTemporaryDirectory()) -> Int {
+        let files = FileManager.default
+        guard let names = try? files.contentsOfDirectory(atPath: directory) else { return 0 }
+        var removed = 0
+        for name in names where name.hasPrefix(scratchPrefix) && name.hasSuffix(".mp4") {
+            let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
+            let middle = name.dropFirst(scratchPrefix.count).dropLast(4)
+            let abandoned: Bool
+            if let dash = middle.firstIndex(of: "-"), let pid = Int32(middle[..<dash]), pid > 0, middle[middle.index(after: dash)...].count == 36 {
+                abandoned = kill(pid, 0) != 0 && errno == ESRCH
+            } else if middle.count == 36, let modified = (try? files.attributesOfItem(atPath: path))?[.modificationDate] as? Date {
+                abandoned = Date().timeIntervalSince(modified) > 3600
+            } else {
+                abandoned = false
+            }
+            if abandoned, (try? files.removeItem(atPath: path)) != nil { removed += 1 }
+        }
+        return removed
     }
 
     /// libx264 prints a page of statistics per video; failures reach the caller as errors instead.

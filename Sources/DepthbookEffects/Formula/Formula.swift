@@ -1,4 +1,5 @@
 import DepthbookEngine
+import Foundation
 
 /// A slider a formula declares with `$name(min..max = default)`: one of the formula cell's parameters.
 public struct FormulaSlider: Sendable, Equatable, Encodable {
@@ -18,13 +19,31 @@ public struct FormulaSlider: Sendable, Equatable, Encodable {
     }
 
     /// A slider's step: a power of ten, about a hundredth of the range (0.01 for 0..4, 1 for 0..200).
-    public var step: Double {
-        let span = max - min
-        var step = 1.0
-        while step > span / 100 { step /= 10 }
-        while step * 10 <= span / 100 { step *= 10 }
-        return step
+    public var step: Double { Self.step(min: min, max: max) }
+
+    /// The step for a range, computed without a loop: the range comes from a client, and a loop that
+    /// multiplies towards a subnormal or infinite hundredth never ends. The parser refuses ranges
+    /// `isSteppable` rejects; a range that slips through still gets a finite step.
+    public static func step(min: Double, max: Double) -> Double {
+        let target = (max - min) / 100
+        guard target.isNormal, target > 0 else { return 1 }
+        var step = Foundation.pow(10, Foundation.floor(Foundation.log10(target)))
+        // log10 may round across a power of ten: one correction each way.
+        if step > target { step /= 10 }
+        if step * 10 <= target { step *= 10 }
+        return step.isNormal ? step : 1
     }
+
+    /// Whether a slider over min...max can be stepped: finite bounds and a finite span of at least
+    /// `minimumSpan`, so a hundredth of it is a normal number (a range of 1e-323 once made the step loop
+    /// spin forever).
+    public static func isSteppable(min: Double, max: Double) -> Bool {
+        let span = max - min
+        return min.isFinite && max.isFinite && span.isFinite && span >= minimumSpan
+    }
+
+    /// The narrowest range a slider may have.
+    public static let minimumSpan = 1e-300
 
     /// The slider as the page's controls show a step's number parameters (`effects` request shape).
     public var parameter: EffectParameter {

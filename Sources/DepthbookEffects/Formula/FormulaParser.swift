@@ -354,6 +354,10 @@ struct FormulaParser {
                 throw FormulaError(position: low.position, message: "the slider's lowest value (\(EffectParameter.shown(low.value))) "
                     + "must be below its highest (\(EffectParameter.shown(high.value)))")
             }
+            guard FormulaSlider.isSteppable(min: low.value, max: high.value) else {
+                throw FormulaError(position: low.position, message: "the slider's range \(EffectParameter.shown(low.value))..\(EffectParameter.shown(high.value)) "
+                    + "is too narrow or too wide to step: its span must be finite and at least \(FormulaSlider.minimumSpan)")
+            }
             guard (low.value...high.value).contains(value.value) else {
                 throw FormulaError(position: value.position, message: "the starting value \(EffectParameter.shown(value.value)) "
                     + "is outside \(EffectParameter.shown(low.value))..\(EffectParameter.shown(high.value))")

@@ -115,10 +115,11 @@ public final class NotebookRenderer: Sendable {
 
     /// The histogram of a cell or plane as `EffectContext.measured` renders it (native, at most 1600 px wide). For a step that cuts at a threshold it is the
     /// histogram of what was cut (its plane input), with the cut as the marker.
-    public func histogram(notebook: Notebook, reference: String, bins: Int) throws -> CellHistogram {
+    public func histogram(notebook: Notebook, reference: String, bins: Int,
+                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> CellHistogram {
         let allowed = Limits.studio.histogramBins
         guard allowed.contains(bins) else { throw EffectError.badRequest("bins must be \(allowed), got \(bins)") }
-        let evaluator = Evaluator(context: RenderContext(cache: cache))
+        let evaluator = Evaluator(context: RenderContext(cache: cache, isCancelled: isCancelled))
         do {
             let context = context(evaluator)
             var builder = RecipeBuilder(notebook: notebook, context: context)

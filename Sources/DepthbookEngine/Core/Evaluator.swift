@@ -42,6 +42,7 @@ public struct Evaluator: Sendable {
                 }
             }
         }
+        try context.checkCancelled()
         return Raster(width: buffer.width, height: buffer.height, channels: buffer.channels, samples: bytes)
     }
 
@@ -82,6 +83,8 @@ public struct Evaluator: Sendable {
                 output = try filter.render(buffers, request, context: context)
             }
         }
+        // A stage cancelled part-way skipped rows: its output is never kept nor used.
+        try context.checkCancelled()
         context.countMiss()
         if keep { context.cache?.store(node.key, size: target.size, output) }
         return output

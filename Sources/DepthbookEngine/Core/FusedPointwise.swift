@@ -130,13 +130,16 @@ struct FusedPointwise {
     func runToFloats() throws -> PixelBuffer {
         let region = target.region
         let channels = outputChannels
-        return PixelBuffer(region: region, channels: channels) { out in
+        let output = PixelBuffer(region: region, channels: channels) { out in
             let base = SendablePointer(out.baseAddress!)
             run { y, x0, count, result in
                 let dst = base.pointer + (y * region.width + x0) * channels
                 dst.update(from: result, count: count * channels)
             }
         }
+        // A cancelled run skipped rows: what it made is never returned (nor kept in the cache).
+        try context.checkCancelled()
+        return output
     }
 
     /// Runs the program into 8-bit samples of the target region.
@@ -150,6 +153,8 @@ struct FusedPointwise {
                 quantize(result, base.pointer + (y * region.width + x0) * channels, count * channels)
             }
         }
+        // A cancelled run skipped rows: what it made is never returned (nor kept in the cache).
+        try context.checkCancelled()
         return Raster(width: region.width, height: region.height, channels: channels, samples: bytes)
     }
 

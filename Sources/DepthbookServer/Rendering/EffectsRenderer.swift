@@ -29,12 +29,14 @@ final class EffectsRenderer: PhotoRenderer {
         return frame
     }
 
-    func prepare(notebook: Notebook, cell: String, target: CellRenderRequest) throws {
-        _ = try notebookRenderer.render(notebook: notebook, cell: cell, request: target)
+    func prepare(notebook: Notebook, cell: String, target: CellRenderRequest,
+                 isCancelled: @escaping @Sendable () -> Bool) throws {
+        _ = try notebookRenderer.render(notebook: notebook, cell: cell, request: target, isCancelled: isCancelled)
     }
 
-    func histogram(notebook: Notebook, reference: String, bins: Int) throws -> HistogramReply {
-        try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins)
+    func histogram(notebook: Notebook, reference: String, bins: Int,
+                   isCancelled: @escaping @Sendable () -> Bool) throws -> HistogramReply {
+        try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins, isCancelled: isCancelled)
     }
 
     func export(notebook: Notebook, export: StudioRequest.Export,

@@ -180,4 +180,20 @@ public final class ClientConnection: Sendable {
     func bind(_ session: Session, role: SessionRole) { binding.withLock { $0 = Binding(session: session, role: role) } }
 
     func unbind() -> Binding? { binding.withLock { b in defer { b = nil }; return b } }
+
+    /// Sessions this connection made, oldest first (`SessionHub.create`).
+    private let createdSessions = Locked<[String]>([])
+
+    /// Before this connection makes another session: the ids of those it made that must make room, so that
+    /// it keeps at most `limit - 1` besides the new one.
+    func recordCreatedSession(limit: Int) -> [String] {
+        createdSessions.withLock { ids in
+            let excess = max(0, ids.count - (limit - 1))
+            defer { ids.removeFirst(excess) }
+            return Array(ids.prefix(excess))
+        }
+    }
+
+    /// This connection made the session `id`.
+    func created(_ id: String) { createdSessions.withLock { $0.append(id) } }
 }

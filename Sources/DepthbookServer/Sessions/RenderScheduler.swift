@@ -44,6 +44,14 @@ public struct RenderJob: Sendable, Equatable {
     /// Whether its frame may still go out when newer requests came meanwhile (coarse passes and refreshes).
     public var deliveredWhenSuperseded: Bool { coarse || refresh }
 
+    /// A 1:1 crop (whole-frame stages at the photo's full size) or a preview wider than `heavyPreviewWidth`:
+    /// it runs in the pool's long slots, behind everyone's interactive frames (a 2048-px preview of a long
+    /// formula chain held a worker for tens of seconds while another person's slider waited).
+    public var isHeavy: Bool { target.region != nil || target.width > Self.heavyPreviewWidth }
+
+    /// The widest preview that still runs as an interactive frame (a phone's or a HiDPI page's picture).
+    public static let heavyPreviewWidth = 1536
+
     /// The size actually rendered: a coarse pass renders a preview at half width (never under the limits'
     /// `coarseMinimumWidth`). Never
     /// smaller: a quarter-width frame on a large preview is a blur, not a picture that follows the slider.

@@ -4,14 +4,13 @@ import DepthbookFrames
 import DepthbookMessages
 import DepthbookProtocol
 import Foundation
+import Synchronization
 
 /// A studio session: the notebook and photo one page works on, its renders, and the connections attached
 /// to it (one editor, any number of view-only watchers). It outlives its connections for a grace period
 /// so a reloaded page gets it back.
 public final class Session: Sendable {
     public let id: String
-    /// The editor's secret: who presents it with the id may take the session back as its editor.
-    let resumeKey: String
     /// The render pool's name for this session (its fair share is per session).
     let owner: RenderPool.Owner
     let pool: RenderPool
@@ -26,6 +25,9 @@ public final class Session: Sendable {
     }
 
     struct State: Sendable {
+        /// The editor's secret: who presents it with the id may take the session back as its editor. A new one
+        /// is made each time it is used, so a key seen once (a log, a shoulder) is worth nothing afterwards.
+        var resumeKey = RandomID.make()
         var notebook: Notebook?
         /// The saved version the notebook is, or nil once edited (editing a shared notebook forks it).
         var shared: String?
@@ -64,6 +66,10 @@ public final class Session: Sendable {
         var stamp: UInt64 = 0
     }
 
+    /// Counts the times every page left (and the close): work asked for before the count moved has nobody
+    /// waiting for it (`abandonedCheck`).
+    let abandonments = Atomic<UInt64>(0)
+
     /// Bytes of kept frames (`lastFrames`) past which the oldest are let go.
     let keptFrameBytes: Int
 
@@ -71,18 +77,24 @@ public final class Session: Sendable {
          keptFrameBytes: Int = 16 << 20) {
         self.keptFrameBytes = keptFrameBytes
         self.id = id
-        self.resumeKey = resumeKey
         self.owner = owner
         self.pool = pool
         self.photos = photos
-        self.state = Locked(State(detachedSince: .now))
+        self.state = Locked(State(resumeKey: resumeKey, detachedSince: .now))
     }
 
-    /// Whether `resumeKey` is this session's, compared in time that does not depend on where they differ.
-    func admitsEditor(resumeKey key: String) -> Bool {
-        let a = Array(key.utf8), b = Array(resumeKey.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    /// The editor's current resume key.
+    var resumeKey: String { state.withLock { $0.resumeKey } }
+
+    /// Takes the session back as its editor when `key` is its resume key (compared in time that does not
+    /// depend on where they differ): returns the new key that replaces it, or nil.
+    func resume(withKey key: String) -> String? {
+        state.withLock { s in
+            let a = Array(key.utf8), b = Array(s.resumeKey.utf8)
+            guard a.count == b.count, zip(a, b).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else { return nil }
+            s.resumeKey = RandomID.make()
+            return s.resumeKey
+        }
     }
 
     // MARK: Edits: the named operations on the state (the edits themselves are in SessionEdits.swift)
@@ -136,8 +148,12 @@ public final class Session: Sendable {
     func beginExport() -> Bool { state.withLock { $0.beginExport() } }
     func endExport() { state.withLock { $0.exporting = false } }
 
-    /// Whether nobody has been attached for longer than `grace`.
-    func isExpired(now: ContinuousClock.Instant, grace: Duration) -> Bool {
-        state.withLock { s in s.detachedSince.map { now - $0 > grace } ?? false }
+    /// Whether nobody has been attached for longer than `grace`; a session that never opened a notebook has
+    /// nothing to come back to and goes after `emptyGrace` (a socket sending thousands of hellos).
+    func isExpired(now: ContinuousClock.Instant, grace: Duration, emptyGrace: Duration) -> Bool {
+        state.withLock { s in s.detachedSince.map { now - $0 > (s.notebook == nil ? min(grace, emptyGrace) : grace) } ?? false }
     }
+
+    /// Since when nobody has been attached, or nil while a page is.
+    var detachedSince: ContinuousClock.Instant? { state.withLock { $0.detachedSince } }
 }

@@ -35,6 +35,7 @@ extension Session {
             s.connections[connection.id] = nil
             guard s.connections.isEmpty else { return [] }
             s.detachedSince = .now
+            abandonments.add(1, ordering: .releasing)
             return s.scheduler.dropWork()
         }
         perform(actions)
@@ -59,6 +60,7 @@ extension Session {
     func close() {
         let actions = state.withLock { s in
             s.connections.removeAll()
+            abandonments.add(1, ordering: .releasing)
             return s.scheduler.cancelAll()
         }
         perform(actions)

@@ -1,4 +1,5 @@
 import DepthbookEngine
+import DepthbookProtocol
 import Foundation
 import Synchronization
 
@@ -13,20 +14,59 @@ public final class SessionHub: Sendable {
 
     private let keptFrameBytes: Int
 
-    public init(pool: RenderPool, photos: PhotoCache, gracePeriod: Duration, keptFrameBytes: Int = 16 << 20) {
+    /// Sessions that may live at once. Past it, the one nobody has been attached to for longest makes room; when
+    /// every session has a page attached, a new one is refused.
+    public let maxSessions: Int
+    /// Sessions one connection may have made and left: a socket that says `hello` again and again (50,000 times
+    /// in 22 s once made 50,001 sessions) loses the oldest it left as it makes more.
+    static let sessionsPerConnection = 4
+    /// How long a session that never opened a notebook is kept once its page left.
+    static let emptySessionGrace: Duration = .seconds(10)
+
+    public init(pool: RenderPool, photos: PhotoCache, gracePeriod: Duration, keptFrameBytes: Int = 16 << 20,
+                maxSessions: Int = 2_000) {
         self.pool = pool
         self.photos = photos
         self.gracePeriod = gracePeriod
         self.keptFrameBytes = keptFrameBytes
+        self.maxSessions = max(1, maxSessions)
     }
 
-    /// A new session with an unguessable id and resume key (128 bits each from the system's secure generator).
-    func create() -> Session {
+    /// A new session for `connection`, with an unguessable id and resume key (128 bits each from the system's
+    /// secure generator). Makes room first (see `maxSessions`, `sessionsPerConnection`), or throws when it cannot.
+    func create(for connection: ClientConnection) throws(ProtocolError) -> Session {
+        for id in connection.recordCreatedSession(limit: Self.sessionsPerConnection) { closeIfDetached(id) }
+        if count >= maxSessions, let oldest = longestDetached() { closeIfDetached(oldest.id) }
         let owner = nextOwner.wrappingAdd(1, ordering: .relaxed).oldValue
         let session = Session(id: RandomID.make(), resumeKey: RandomID.make(), owner: owner, pool: pool, photos: photos,
                               keptFrameBytes: keptFrameBytes)
-        sessions.withLock { $0[session.id] = session }
+        let admitted = sessions.withLock { all in
+            guard all.count < maxSessions else { return false }
+            all[session.id] = session
+            return true
+        }
+        guard admitted else {
+            throw ProtocolError(.tooLarge, "the studio has \(maxSessions) sessions open, each with a page attached; try again later")
+        }
+        connection.created(session.id)
         return session
+    }
+
+    /// Closes the session `id` now if nobody is attached to it.
+    private func closeIfDetached(_ id: String) {
+        guard let session = find(id), session.detachedSince != nil else { return }
+        let removed = sessions.withLock { all in
+            guard all[id] === session else { return false }
+            all[id] = nil
+            return true
+        }
+        if removed { session.close() }
+    }
+
+    /// The session nobody has been attached to for longest, if any (session locks taken outside the hub's).
+    private func longestDetached() -> Session? {
+        let all = sessions.withLock { Array($0.values) }
+        return all.compactMap { s in s.detachedSince.map { (s, $0) } }.min { $0.1 < $1.1 }?.0
     }
 
     func find(_ id: String) -> Session? { sessions.withLock { $0[id] } }
@@ -49,12 +89,16 @@ public final class SessionHub: Sendable {
     /// Drops sessions that have had no connection for longer than the grace period.
     @discardableResult
     public func sweep(now: ContinuousClock.Instant = .now) -> Int {
+        // Each session's own lock is taken with the hub's released: a session busy under its lock must never
+        // hold up `create` and every new page's hello behind the sweep.
+        let all = sessions.withLock { Array($0.values) }
+        let candidates = all.filter { $0.isExpired(now: now, grace: gracePeriod, emptyGrace: Self.emptySessionGrace) }
         let expired: [Session] = sessions.withLock { all in
-            let gone = all.values.filter { session in
-                session.isExpired(now: now, grace: gracePeriod)
+            candidates.filter { session in
+                guard all[session.id] === session else { return false }
+                all[session.id] = nil
+                return true
             }
-            for session in gone { all[session.id] = nil }
-            return gone
         }
         for session in expired { session.close() }
         return expired.count

@@ -59,7 +59,7 @@ extension Session {
             guard let notebook = s.notebook, let photo = s.photo else { return nil }
             return (notebook, photo.reference)
         }
-        pool.submit(owner: owner) { [self] in
+        pool.submit(owner: owner, priority: job.isHeavy ? .long : .frame) { [self] in
             guard let (notebook, reference) = snapshot else {
                 complete(job, outcome: .failed("open a notebook and a photo first"), frame: nil)
                 return
@@ -148,24 +148,30 @@ extension Session {
     /// 59 ms for the reduction, and the longest gap a person saw was always the second one, 76–89 ms.
     private func prepareForDrag(_ job: RenderJob) {
         let cell = job.request.slot.cell, full = job.target, coarse = RenderJob(ticket: 0, request: job.request, coarse: true).target
-        withRenderer({ notebook, renderer in
+        withRenderer({ notebook, renderer, isCancelled in
             for target in [full, coarse, coarse] {
-                try renderer.prepare(notebook: notebook, cell: cell, target: target)
+                try renderer.prepare(notebook: notebook, cell: cell, target: target, isCancelled: isCancelled)
             }
         }, completion: { _ in })
     }
 
     /// Runs `work` with this session's renderer as one of its pool jobs (background work: after any frame
     /// the session is waiting for), so it never overlaps a render. The notebook is the one current when the
-    /// job runs, so a coalesced answer reflects the newest change.
+    /// job runs, so a coalesced answer reflects the newest change. `work` is handed the job's cancellation
+    /// check: once every page has left the session (or it closed), the job stops at its next check.
     func withRenderer<T: Sendable>(priority: RenderPool.Priority = .background,
-                                   _ work: @escaping @Sendable (Notebook, any PhotoRenderer) throws -> T,
+                                   _ work: @escaping @Sendable (Notebook, any PhotoRenderer, @escaping @Sendable () -> Bool) throws -> T,
                                    completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
         guard state.withLock({ $0.notebook != nil && $0.photo != nil }) else {
             completion(.failure(.badRequest("open a notebook first")))
             return
         }
+        let isCancelled = abandonedCheck()
         pool.submit(owner: owner, priority: priority) { [self] in
+            if isCancelled() {
+                completion(.failure(ProtocolError(.badRequest, "cancelled: every page of the session left before it ran")))
+                return
+            }
             let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
                 guard let notebook = s.notebook, let photo = s.photo else { return nil }
                 return (notebook, photo.reference)
@@ -176,7 +182,7 @@ extension Session {
             }
             do {
                 let renderer = try photos.photo(reference).renderer
-                completion(.success(try work(notebook, renderer)))
+                completion(.success(try work(notebook, renderer, isCancelled)))
             } catch let error as ProtocolError {
                 completion(.failure(error))
             } catch {
@@ -196,10 +202,10 @@ extension Session {
             return
         case .first: break
         }
-        withRenderer({ notebook, renderer in
+        withRenderer({ notebook, renderer, isCancelled in
             let started = ContinuousClock.now
             defer { StudioMetrics.shared.recordRender(.histogram, since: started) }
-            return try renderer.histogram(notebook: notebook, reference: reference, bins: bins)
+            return try renderer.histogram(notebook: notebook, reference: reference, bins: bins, isCancelled: isCancelled)
         }, completion: { [self] result in
             for waiter in state.withLock({ $0.histograms.finish(key) }) { waiter(result) }
         })
@@ -209,6 +215,15 @@ extension Session {
 
     static func message(for error: any Error) -> String {
         String(describing: error)
+    }
+}
+
+extension Session {
+    /// A check that turns true once every page has left the session (or it closed) after this call: the work
+    /// it guards was asked for by a page that is gone.
+    func abandonedCheck() -> @Sendable () -> Bool {
+        let generation = abandonments.load(ordering: .acquiring)
+        return { [self] in abandonments.load(ordering: .acquiring) != generation }
     }
 }
 

@@ -141,13 +141,14 @@ public final class Studio: Sendable {
         if let watched = hello.watch {
             guard let found = hub.find(watched) else { throw ProtocolError.notFound("no session \"\(watched)\" to watch") }
             (session, role, resumed) = (found, .watch, false)
-        } else if let wanted = hello.session, let found = hub.find(wanted), let key = hello.resume, found.admitsEditor(resumeKey: key) {
+        } else if let wanted = hello.session, let found = hub.find(wanted), let key = hello.resume, found.resume(withKey: key) != nil {
             (session, role, resumed) = (found, .edit, true)
         } else {
-            (session, role, resumed) = (hub.create(), .edit, false)
+            (session, role, resumed) = (try hub.create(for: connection), .edit, false)
         }
         let shown = session.shown
         session.attach(connection, role: role)
+        // The key as it is now: a resume has just replaced the one presented.
         return HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: 1, server: serverName, resumed: resumed, role: role,
                            access: connection.access, limits: .studio, planes: PhotoReferences.all, notebook: shown.notebook, photo: shown.photo?.facts, shared: shown.shared)
     }

@@ -29,8 +29,11 @@ final class HTTPTransactions: @unchecked Sendable {
         var bodyDone = false
         /// Close the connection once this answer is written (after a POST, or when a request came in behind it).
         var closeAfter = false
-        /// Bytes of the upload budget this request's body holds until it is answered.
+        /// Bytes of the upload budget this request's body holds until it is answered: what has arrived, not what
+        /// was announced (two sockets announcing 64 MB and sending nothing once held every upload off for minutes).
         var reserved = 0
+        /// The budget ran out while the body arrived: answered 503 once the body is in.
+        var overBudget = false
 
         init(wsi: OpaquePointer, request: HTTPRequest) {
             self.wsi = wsi
@@ -132,18 +135,14 @@ final class HTTPTransactions: @unchecked Sendable {
                 return
             }
             if transaction.response == nil, announced <= uploadLimit {
-                // Bodies held at once are bounded (a dozen clients trickling 63 MB each held a gigabyte), and each
-                // must arrive at a least rate: lws closes a connection whose body is still coming after this long.
-                if let grant = uploadBytes.reserve(announced) {
-                    transaction.reserved = grant
-                    lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Int32(Self.uploadSeconds(announced)))
-                    do {
-                        transaction.spool = try UploadSpool(directory: spoolDirectory)
-                    } catch {
-                        transaction.response = .jsonError(503, "the studio cannot store uploads right now")
-                    }
-                } else {
-                    transaction.response = .jsonError(503, "the studio is receiving too many uploads at once; try again shortly")
+                // Bodies held at once are bounded (a dozen clients trickling 63 MB each held a gigabyte), counted as
+                // their bytes arrive (`body`); each must arrive at a least rate: lws closes a connection whose body
+                // is still coming after this long.
+                lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Int32(Self.uploadSeconds(announced)))
+                do {
+                    transaction.spool = try UploadSpool(directory: spoolDirectory)
+                } catch {
+                    transaction.response = .jsonError(503, "the studio cannot store uploads right now")
                 }
             }
             if transaction.response != nil {
@@ -167,16 +166,22 @@ final class HTTPTransactions: @unchecked Sendable {
         guard let spool = transaction.spool else { return }
         if spool.count + length > uploadLimit {
             transaction.bodyTooLarge = true
-        } else {
+        } else if let grant = uploadBytes.reserve(exactly: length) {
+            transaction.reserved += grant
             do {
                 try spool.append(input, length)
                 return
             } catch {
                 transaction.spoolFailed = true
             }
+        } else {
+            transaction.overBudget = true
         }
         spool.discard()
         transaction.spool = nil
+        // What it held goes back now: the rest of the body is read and dropped.
+        uploadBytes.release(transaction.reserved)
+        transaction.reserved = 0
     }
 
     /// The whole body is in: refused, too large, or answered.
@@ -192,6 +197,9 @@ final class HTTPTransactions: @unchecked Sendable {
             lws_callback_on_writable(wsi)
         } else if transaction.spoolFailed {
             transaction.response = .jsonError(503, "the studio cannot store uploads right now")
+            lws_callback_on_writable(wsi)
+        } else if transaction.overBudget {
+            transaction.response = .jsonError(503, "the studio is receiving too many uploads at once; try again shortly")
             lws_callback_on_writable(wsi)
         } else {
             transaction.spool?.seal()
@@ -309,12 +317,11 @@ final class ByteAllowance {
 
     init(limit: Int) { self.limit = limit }
 
-    /// Reserves `bytes` (at least 1, so an empty body still counts as one upload) or nil when over the limit.
-    func reserve(_ bytes: Int) -> Int? {
-        let grant = max(1, bytes)
-        guard held + grant <= limit else { return nil }
-        held += grant
-        return grant
+    /// Reserves `bytes` or nil when that would pass the limit.
+    func reserve(exactly bytes: Int) -> Int? {
+        guard bytes >= 0, held + bytes <= limit else { return nil }
+        held += bytes
+        return bytes
     }
 
     func release(_ grant: Int) { held -= grant }

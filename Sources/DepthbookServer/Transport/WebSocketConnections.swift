@@ -97,6 +97,9 @@ final class WebSocketConnections: @unchecked Sendable {
         sockets[id] = Socket(wsi: wsi, connection: connection)
     }
 
+    /// Bytes past which an oversized message is refused by closing rather than read and dropped.
+    static func drainedOversizeLimit(_ maxMessageBytes: Int) -> Int { 16 * maxMessageBytes }
+
     /// A fragment of a message arrived; a whole one goes to the connection's own queue. -1 closes the socket: its
     /// client has more requests waiting than `ClientConnection.waitingRequestLimit` allows.
     func receive(_ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
@@ -104,6 +107,17 @@ final class WebSocketConnections: @unchecked Sendable {
         let wsi = socket.wsi
         if socket.incoming.isEmpty, socket.oversizedBytes == nil {
             socket.incomingIsBinary = lws_frame_is_binary(wsi) != 0
+        }
+        // A frame announcing far more than any message may hold (2^63 bytes, say) is not drained: the socket
+        // closes at once with 1009 and the reason, instead of waiting for bytes that never end.
+        let limit = Self.drainedOversizeLimit(maxMessageBytes)
+        let remaining = UInt64(lws_remaining_packet_payload(wsi))
+        let arrived = (socket.oversizedBytes ?? socket.incoming.count) + length
+        if remaining > UInt64(limit) || arrived > limit - Int(remaining) {
+            let reason = Array("a message is at most \(maxMessageBytes) bytes; this one announced \(UInt64(arrived) &+ remaining)".utf8)
+            reason.withUnsafeBufferPointer { lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+                                                              UnsafeMutablePointer(mutating: $0.baseAddress), $0.count) }
+            return -1
         }
         if let seen = socket.oversizedBytes {
             socket.oversizedBytes = seen + length
