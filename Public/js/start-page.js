@@ -2,7 +2,9 @@
  * `<db-start>`: the page at `/`. Lists the bundled notebooks, each with a thumbnail of its output rendered
  * on the photo this browser used last (or the notebook's own sample), so a person sees what each demo does
  * to their photo before opening it. Thumbnails come over a socket of their own (a throwaway session: the
- * tab's own session is left alone), one notebook at a time, small.
+ * tab's own session is left alone), one notebook at a time, small, and only for the cards in or near view:
+ * each is a render of that notebook on the photo, and a new photo made every one of them at once (about
+ * 12 CPU-seconds after an upload, while other people's sliders waited).
  */
 import { h } from './dom.js';
 import { StudioSocket } from './studio-socket.js';
@@ -82,7 +84,7 @@ export class StartPage extends HTMLElement {
         this.state.textContent = '';
         const kept = this.photos.current;
         let seq = 0;
-        for (const notebook of notebooks ?? []) {
+        for await (const notebook of cardsComingIntoView(notebooks ?? [], cards)) {
             const picture = cards.get(notebook.name);
             try {
                 const { notebook: document } = await socket.request('openNotebook', { name: notebook.name });
@@ -102,6 +104,40 @@ export class StartPage extends HTMLElement {
         }
         socket.close();
     }
+}
+
+/**
+ * The notebooks in the order their cards come within a screen of the viewport (those already there first,
+ * in page order); ends once every card has come. A card waits with `data-state="waiting"` until then.
+ */
+async function* cardsComingIntoView(notebooks, cards) {
+    const pending = new Map(notebooks.map((notebook) => [cards.get(notebook.name), notebook]));
+    const ready = [];
+    let wake = null;
+    const observer = new IntersectionObserver((entries) => {
+        for (const entry of entries) {
+            if (!entry.isIntersecting || !pending.has(entry.target)) continue;
+            ready.push(pending.get(entry.target));
+            pending.delete(entry.target);
+            observer.unobserve(entry.target);
+        }
+        ready.sort((a, b) => notebooks.indexOf(a) - notebooks.indexOf(b));
+        wake?.();
+    }, { rootMargin: '100% 0px' });
+    for (const picture of pending.keys()) {
+        picture.dataset.state = 'waiting';
+        observer.observe(picture);
+    }
+    while (pending.size > 0 || ready.length > 0) {
+        if (ready.length === 0) await new Promise((resolve) => { wake = resolve; });
+        wake = null;
+        const next = ready.shift();
+        if (next) {
+            cards.get(next.name).dataset.state = 'rendering';
+            yield next;
+        }
+    }
+    observer.disconnect();
 }
 
 /** The notebook's last cell with a picture: its result. */

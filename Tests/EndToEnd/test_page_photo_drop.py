@@ -3,6 +3,8 @@ a drag from the desktop delivers it), the photo cell names it, another notebook 
 export dropped back brings its recipe with it, a moved slider included, after asking, on its original photo."""
 from __future__ import annotations
 
+import time
+
 from selenium.webdriver.common.by import By
 
 from conftest import PHOTOS_DIR
@@ -66,12 +68,32 @@ def thumbnails(driver) -> dict[str, tuple[str, int, int]]:
         return out;""")
 
 
+def settled_thumbnails(driver) -> dict[str, tuple[str, int, int]] | None:
+    """Every thumbnail rendered or failed, scrolling the next waiting card into view: the page renders only the
+    cards in or near view."""
+    driver.execute_script("""
+        const waiting = document.querySelector("db-start .start-thumb[data-state='waiting']");
+        if (waiting) waiting.scrollIntoView({ block: 'center' });""")
+    t = thumbnails(driver)
+    return t if t and all(s not in ("rendering", "waiting") for s, _, _ in t.values()) else None
+
+
+def test_the_start_page_renders_only_the_cards_in_view(depthbook_server, browser_factory):
+    """Each thumbnail is a render on the photo: the cards far below the first screen wait until scrolled near."""
+    browser = browser_factory(480, 400)
+    browser.get(depthbook_server.base_url + "/")
+    wait_for("the first card's thumbnail", lambda: any(s == "ready" for s, _, _ in thumbnails(browser).values()), timeout=180)
+    time.sleep(2)
+    states = [s for s, _, _ in thumbnails(browser).values()]
+    assert states.count("waiting") >= 5, states
+    wait_for("every thumbnail once scrolled to", lambda: settled_thumbnails(browser), timeout=240)
+
+
 def test_the_start_page_shows_every_notebook_on_your_photo(depthbook_server, browser, artifacts_dir):
     """`/` lists the bundled notebooks with a thumbnail of each one's output: on the sample first, then on
     the photo this browser used last."""
     browser.get(depthbook_server.base_url + "/")
-    done = wait_for("every thumbnail", lambda: (t := thumbnails(browser)) and all(s != "rendering" for s, _, _ in t.values()) and t,
-                    timeout=180)
+    done = wait_for("every thumbnail", lambda: settled_thumbnails(browser), timeout=180)
     assert len(done) >= 10 and "depth-threshold" in done, sorted(done)
     assert all(state == "ready" and width == 320 for state, width, _ in done.values()), done
     browser.find_element(By.CSS_SELECTOR, "li.start-card[data-notebook='darken'] a").click()
@@ -81,8 +103,7 @@ def test_the_start_page_shows_every_notebook_on_your_photo(depthbook_server, bro
     wait_for("the dropped photo to open", lambda: photo_facts(browser).get("width") == 4032)
     browser.get(depthbook_server.base_url + "/")
     wait_for("the start page to name your photo", lambda: PUG.name in browser.find_element(By.CSS_SELECTOR, "db-start").text)
-    done = wait_for("every thumbnail on the pug", lambda: (t := thumbnails(browser)) and all(s != "rendering" for s, _, _ in t.values()) and t,
-                    timeout=240)
+    done = wait_for("every thumbnail on the pug", lambda: settled_thumbnails(browser), timeout=240)
     # The pug is 4:3 landscape (the sample is 3:4 portrait): a 320-px thumbnail of it is 240 px high.
     on_pug = {name: (w, h) for name, (state, w, h) in done.items() if state == "ready"}
     assert on_pug.get("depth-threshold") == (320, 240), done
