@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""A soak of the studio as a busy room uses it (issue 40): one `depthbook serve` (DEPTHBOOK_BIN, else the release
+build) for `--minutes` (10 by default) while
+- ten sessions drag depth-threshold's percentile on the 12 MP pug (`depthbook loadtest`, run after run),
+- two sessions export the Wiggle loop (MP4 and GIF) again and again, every other export abandoned after 2 s,
+- a photo is uploaded every 30 s (the shared photos in turn),
+- every 5 s a client asks a 2048-px preview, a 1024-bin histogram and a 1:1 crop, and leaves mid-render.
+Every 10 s it prints one JSON line: the server's RSS and CPU, the last drag's final-frame p50/p95, and the errors
+so far. It fails (exit 1) if the server died, if anything errored, or if the RSS at the end is more than 10 %
+above its value after the first minute.
+
+    DEPTHBOOK_BIN=.build/release/depthbook scripts/soak.py [--minutes 10]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "Tests" / "EndToEnd"))
+
+from test_server_support import PHOTOS_DIR, Client, binary, post, start_server  # noqa: E402
+
+PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
+UPLOADS = [PUG, *sorted(PHOTOS_DIR.glob("fidmaa-*")), PHOTOS_DIR / "exifr__with_deth_map.jpg"]
+
+
+class Soak:
+    def __init__(self, server, deadline: float):
+        self.server = server
+        self.deadline = deadline
+        self.lock = threading.Lock()
+        self.errors: list[str] = []
+        self.last_drag: dict = {}
+        self.counts = {"drags": 0, "exports": 0, "abandoned": 0, "uploads": 0, "leavers": 0}
+
+    def running(self) -> bool:
+        return time.monotonic() < self.deadline and self.server.alive()
+
+    def failed(self, what: str, error: BaseException | str) -> None:
+        with self.lock:
+            self.errors.append(f"{what}: {error}")
+
+    def count(self, key: str) -> None:
+        with self.lock:
+            self.counts[key] += 1
+
+    def drag(self) -> None:
+        while self.running():
+            try:
+                out = subprocess.run([binary(), "loadtest", "--url", f"ws://127.0.0.1:{self.server.port}", "--sessions", "10",
+                                      "--changes", "60", "--rate", "10", "--width", "736", "--photo", str(PUG), "--json"],
+                                     capture_output=True, text=True, timeout=600)
+                report = json.loads(out.stdout.strip().splitlines()[-1])
+                if report.get("errors"):
+                    self.failed("drag", report.get("first_error"))
+                with self.lock:
+                    self.last_drag = report
+                self.count("drags")
+            except Exception as error:  # noqa: BLE001 - every failure is reported, none stops the soak
+                self.failed("drag", error)
+
+    def export(self, upload: str, fmt: str) -> None:
+        round_ = 0
+        while self.running():
+            round_ += 1
+            client = Client(self.server)
+            try:
+                client.ok("hello", protocol=1)
+                cell = next(c["id"] for c in client.ok("openNotebook", name="wiggle")["notebook"]["cells"] if c.get("effect") == "wiggle")
+                client.ok("openPhoto", photo={"upload": upload})
+                if round_ % 2 == 0:
+                    client.send("export", cell=cell, format=fmt, frames=24, width=720)
+                    time.sleep(2)
+                    self.count("abandoned")
+                else:
+                    client.ok("export", cell=cell, format=fmt, frames=24, width=720, timeout=600)
+                    self.count("exports")
+            except Exception as error:  # noqa: BLE001
+                self.failed(f"export {fmt}", error)
+            finally:
+                client.close()
+
+    def upload(self) -> None:
+        k = 0
+        while self.running():
+            photo = UPLOADS[k % len(UPLOADS)]
+            k += 1
+            try:
+                status, reply = post(self.server, "/api/upload", photo.read_bytes())
+                if status != 200:
+                    self.failed("upload", f"{photo.name}: {status} {reply}")
+                self.count("uploads")
+            except Exception as error:  # noqa: BLE001
+                self.failed("upload", error)
+            self.sleep(30)
+
+    def leave_mid_render(self, upload: str) -> None:
+        seq = 0
+        while self.running():
+            client = Client(self.server)
+            try:
+                client.ok("hello", protocol=1)
+                cells = client.ok("openNotebook", name="depth-threshold")["notebook"]["cells"]
+                client.ok("openPhoto", photo={"upload": upload})
+                last = [c["id"] for c in cells if c["kind"] in ("step", "view")][-1]
+                seq += 1
+                client.send("preview", cell=last, width=2048, seq=seq)
+                client.send("histogram", cell=last, bins=1024)
+                client.send("crop", cell=last, x=0, y=0, w=1024, h=1024, seq=seq)
+                time.sleep(0.5)
+                self.count("leavers")
+            except Exception as error:  # noqa: BLE001
+                self.failed("leaver", error)
+            finally:
+                client.close()
+            self.sleep(5)
+
+    def sleep(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while self.running() and time.monotonic() < end:
+            time.sleep(0.2)
+
+
+def rss_mb(pid: int) -> float:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=10)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as data:
+        server = start_server(Path(data))
+        try:
+            status, uploaded = post(server, "/api/upload", PUG.read_bytes())
+            assert status == 200, uploaded
+            upload = uploaded["upload"]
+            started = time.monotonic()
+            soak = Soak(server, started + args.minutes * 60)
+            workers = [threading.Thread(target=soak.drag), threading.Thread(target=soak.upload),
+                       threading.Thread(target=soak.leave_mid_render, args=(upload,)),
+                       *(threading.Thread(target=soak.export, args=(upload, fmt)) for fmt in ("mp4", "gif"))]
+            for worker in workers:
+                worker.start()
+            pid = server.process.pid
+            after_first_minute = None
+            rss = 0.0
+            last_cpu, last_t = cpu_seconds(pid), time.monotonic()
+            while soak.running():
+                soak.sleep(10)
+                if not server.alive():
+                    break
+                now, cpu = time.monotonic(), cpu_seconds(pid)
+                rss = rss_mb(pid)
+                if after_first_minute is None and now - started >= 60:
+                    after_first_minute = rss
+                with soak.lock:
+                    drag, errors, counts = dict(soak.last_drag), len(soak.errors), dict(soak.counts)
+                print(json.dumps({"t_s": round(now - started), "rss_mb": round(rss, 1), "cpu_cores": round((cpu - last_cpu) / (now - last_t), 2),
+                                  "final_full_p50_ms": drag.get("final_full_p50_ms"), "final_full_p95_ms": drag.get("final_full_p95_ms"),
+                                  "errors": errors, **counts}), flush=True)
+                last_cpu, last_t = cpu, now
+            for worker in workers:
+                worker.join(timeout=600)
+            alive = server.alive()
+            # The end is the last reading while the load ran; what the server keeps once idle is printed beside it.
+            end_rss = rss
+            growth = end_rss / after_first_minute if after_first_minute else None
+            verdict = {"alive": alive, "rss_after_first_minute_mb": after_first_minute and round(after_first_minute, 1),
+                       "rss_end_mb": round(end_rss, 1), "rss_idle_after_mb": round(rss_mb(server.process.pid), 1) if alive else None,
+                       "growth": growth and round(growth, 3), "errors": soak.errors[:10],
+                       "error_count": len(soak.errors), **soak.counts}
+            print(json.dumps(verdict), flush=True)
+            ok = alive and not soak.errors and (growth is None or growth <= 1.10)
+            return 0 if ok else 1
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
