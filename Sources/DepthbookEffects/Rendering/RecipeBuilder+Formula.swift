@@ -46,6 +46,8 @@ extension RecipeBuilder {
         } catch {
             throw failed(error)
         }
+        // A long chain is built cell by cell: a page that left stops it here too.
+        try context.evaluator.context.checkCancelled()
         let frame = PixelSize(width: max(1, context.photo.width), height: max(1, context.photo.height))
         // A formula of one earlier formula's samples runs as one program with it (read from one table).
         if inputs.count == 1, let inner = inputs[0].filter as? FormulaFilter, let both = program.reading(inner.program) {

@@ -32,8 +32,11 @@ struct FormulaKernels: Sendable {
     private let powerTables: [PowerTable?]
     /// Exponents the power loop computes itself, with neither table: 1 (a copy) and 0.5 (a square root).
     private static let exponentsWithOwnLoop: Set<Float> = [1, 0.5]
-    /// The whole program as a table, when it is one costly function of its one input's samples.
-    private(set) var functionTable: SampleFunctionTable?
+    /// The whole program as a table, when it is one costly function of its one input's samples. Made when
+    /// first asked for, not with the kernels: a formula composed into the one below it never runs, and a
+    /// chain of 48 such cells once spent 25 s making tables nobody used, before rendering anything.
+    var functionTable: SampleFunctionTable? { madeTable.value { Self.functionTable(for: self) } }
+    private let madeTable = MadeOnce<SampleFunctionTable?>()
 
     init(_ program: FormulaProgram) {
         self.program = program
@@ -124,11 +127,11 @@ struct FormulaKernels: Sendable {
             if case .constant? = instruction.operands.first { return nil }
             return PowerTable(exponent: y)
         }
-        functionTable = Self.functionTable(for: self)
     }
 
     /// Tables made recently, by program: a recipe is rebuilt for every frame, and a table costs 16k runs of
-    /// the program (a slider that moves a constant makes a new one each step; 32 tables are at most 2 MB).
+    /// the program (a slider that moves a constant makes a new one each step; 128 tables are at most 8 MB,
+    /// enough for a page previewing every cell of a 64-cell chain without making them again each frame).
     private static let madeTables = Locked([String: SampleFunctionTable]())
 
     /// The program's table, when it is one function of one input's samples and costs more than a lookup: two
@@ -152,7 +155,7 @@ struct FormulaKernels: Sendable {
             kernels.runProgram(inputs: [x], inputChannels: [width], output: out, outputChannels: width, count: n)
         }
         madeTables.withLock { tables in
-            if tables.count >= 32 { tables.removeAll() }
+            if tables.count >= 128 { tables.removeAll() }
             tables[key] = table
         }
         return table
@@ -356,5 +359,19 @@ struct FormulaKernels: Sendable {
     private static func map3(_ e: Int, _ d: UnsafeMutablePointer<Float>, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                              _ c: UnsafePointer<Float>, _ f: (Float, Float, Float) -> Float) {
         for i in 0..<e { d[i] = f(a[i], b[i], c[i]) }
+    }
+}
+
+/// A value made by the first caller that asks for it, under a lock (others wait), then kept.
+final class MadeOnce<Value: Sendable>: Sendable {
+    private let made = Locked<Value?>(nil)
+
+    func value(_ make: () -> Value) -> Value {
+        made.withLock { kept in
+            if let kept { return kept }
+            let value = make()
+            kept = value
+            return value
+        }
     }
 }
