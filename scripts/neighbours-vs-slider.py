@@ -5,7 +5,9 @@ then beside each scenario:
 - `exports`: two sockets exporting the pug's Wiggle loop (an MP4 and a GIF, 120 frames at 2048 px) while asking
   1:1 crops and 1024-bin histograms of it, again and again;
 - `export-and-chain`: one session exporting a long formula chain at full size (JPEG), another previewing that chain
-  at 2048 px, again and again.
+  at 2048 px, again and again;
+- `uploads`: ten photos uploaded at once (the shared photos in turn); it also prints how long after the last
+  answer the server is quiet again (a second with under 0.2 cores).
 Prints one JSON line per run (the load test's own line, with the scenario) and the ratios of the slider's final-frame
 p50 and p95 to the alone run.
 
@@ -19,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,17 +86,41 @@ def chain_worker(server, upload: str, stop: threading.Event, export: bool, salt:
         client.close()
 
 
+def uploader(server, photo: Path, stop: threading.Event, answered: list) -> None:
+    """One person dropping a photo: a single upload, its answer time kept."""
+    status, reply = post(server, "/api/upload", photo.read_bytes())
+    answered.append((time.monotonic(), status))
+
+
+UPLOAD_PHOTOS = sorted(p for p in PHOTOS_DIR.iterdir() if p.suffix in (".heic", ".jpg") and "-depth" not in p.name)
+uploads_answered: list = []
+
 SCENARIOS = {
     "exports": lambda server, upload, stop: [threading.Thread(target=exporter_with_crops, args=(server, upload, fmt, stop)) for fmt in ("mp4", "gif")],
     "export-and-chain": lambda server, upload, stop: [threading.Thread(target=chain_worker, args=(server, upload, stop, True, 7)),
                                                      threading.Thread(target=chain_worker, args=(server, upload, stop, False, 8))],
+    "uploads": lambda server, upload, stop: [threading.Thread(target=uploader, args=(server, UPLOAD_PHOTOS[k % len(UPLOAD_PHOTOS)], stop, uploads_answered))
+                                             for k in range(10)],
 }
+
+
+def seconds_until_quiet(pid: int, since: float, limit: float = 120) -> float:
+    """Seconds from `since` until a whole second passes with under 0.2 s of the server's CPU."""
+    def cpu() -> float:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / 100
+    while time.monotonic() - since < limit:
+        before = cpu()
+        time.sleep(1)
+        if cpu() - before < 0.2:
+            return round(time.monotonic() - since - 1, 1)
+    return limit
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=60)
-    parser.add_argument("--scenarios", default="exports,export-and-chain")
+    parser.add_argument("--scenarios", default="exports,export-and-chain,uploads")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
         server = start_server(Path(data))
@@ -108,10 +135,17 @@ def main() -> int:
                 neighbours = SCENARIOS[name](server, uploaded["upload"], stop)
                 for thread in neighbours:
                     thread.start()
-                threading.Event().wait(5)  # the neighbours' work under way
+                if name != "uploads":
+                    threading.Event().wait(5)  # the neighbours' work under way
                 busy = drag(server, args.changes)
                 stop.set()
                 print(json.dumps({"run": name, **busy}), flush=True)
+                if name == "uploads":
+                    for thread in neighbours:
+                        thread.join(timeout=300)
+                    last = max(t for t, _ in uploads_answered)
+                    print(json.dumps({"scenario": name, "statuses": sorted(s for _, s in uploads_answered),
+                                      "quiet_s_after_last_answer": seconds_until_quiet(server.process.pid, last)}), flush=True)
                 keys = ["final_full_p50_ms", "final_full_p95_ms", "p50_ms", "p95_ms"]
                 print(json.dumps({"scenario": name, "ratios": {k: round(busy[k] / alone[k], 2) for k in keys if alone.get(k)}}), flush=True)
                 for thread in neighbours:
