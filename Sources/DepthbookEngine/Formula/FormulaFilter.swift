@@ -14,13 +14,14 @@ public struct FormulaFilter: PointwiseFilter {
     public let program: FormulaProgram
     /// The native size when there is no input.
     public let frame: PixelSize
-    private let kernels: FormulaKernels
+    /// Made when the filter first runs: a formula composed into the one below it never does, and each
+    /// level of a 48-cell chain once built its kernels' byte and power tables (a quadratic cost) for nothing.
+    private let kernels = MadeOnce<FormulaKernels>()
 
     public init(_ program: FormulaProgram, frame: PixelSize) throws(RenderError) {
         guard !frame.isEmpty else { throw .badParameter(filter: Self.info.name, name: "frame", message: "empty size \(frame)") }
         self.program = program
         self.frame = frame
-        self.kernels = FormulaKernels(program)
     }
 
     public var parameterKey: String { "frame=\(frame.width)x\(frame.height);\(program)" }
@@ -41,6 +42,6 @@ public struct FormulaFilter: PointwiseFilter {
 
     public func apply(inputs: [UnsafePointer<Float>], inputChannels: [Int], output: UnsafeMutablePointer<Float>,
                       outputChannels: Int, count: Int) {
-        kernels.run(inputs: inputs, inputChannels: inputChannels, output: output, outputChannels: outputChannels, count: count)
+        kernels.value { FormulaKernels(program) }.run(inputs: inputs, inputChannels: inputChannels, output: output, outputChannels: outputChannels, count: count)
     }
 }
