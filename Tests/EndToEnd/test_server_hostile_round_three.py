@@ -151,9 +151,10 @@ class HealthProbe:
 def costly_chain(notebook: dict, photo: dict, salt: int = 0, cells: int = 48, terms: int = 28) -> dict:
     """`notebook` on `photo` with its cells replaced by a chain of `cells` formula cells, each a sum of `terms`
     smoothsteps, powers and exponentials of the cell above (the first reads the image), within the limits
-    (2000 characters, 500 parts, 64 cells in a chain). Not cancelled, a 2048-px preview of its last cell on
-    the pug keeps a core busy for 20-30 s, and so does a 1024 × 1024 crop or a 1024-bin histogram: far past the
-    6 s the tests allow after the page leaves. `salt` changes its constants, so no cache holds what another
+    (2000 characters, 500 parts, 64 cells in a chain). Not cancelled, a 2048-px preview of its last cell, a
+    1024 × 1024 crop and a 1024-bin histogram on the pug keep a core busy for about 12 s together (measured at
+    5472f67; 20-30 s before formula tables were made on first use): past the 6 s the tests allow after the
+    page leaves. `salt` changes its constants, so no cache holds what another
     test rendered."""
     chain, previous = [{"id": "photo", "kind": "photo"}], "image"
     for c in range(cells):

@@ -26,7 +26,8 @@ enum FaceRegionsXMP {
         if let aw = appliedW, let ah = appliedH, width != height {
             let matchesUpright = abs(aw * Double(height) - ah * Double(width)) < 0.01 * aw * Double(height)
             if !matchesUpright {
-                if orientation != .up, Int(aw.rounded()) == storedW, Int(ah.rounded()) == storedH {
+                // Compared as Doubles: the dimensions are the file's, and Int(1e300) would trap.
+                if orientation != .up, aw.rounded() == Double(storedW), ah.rounded() == Double(storedH) {
                     turn = orientation
                 } else if abs(aw * Double(width) - ah * Double(height)) < 0.01 * aw * Double(width) {
                     turn = sensorToUpright

@@ -105,7 +105,9 @@ struct XMPDocument: Sendable {
         for a in element.attributes where isPropertyAttribute(a) {
             out.append(XMPProperty(namespace: a.namespace, name: a.localName, value: .text(a.value)))
         }
-        for child in element.children {
+        // A property element is named in a namespace of its own, as a property attribute is: one without a namespace
+        // (or in xml:, reserved for xml:lang and the like) is not RDF, and no prefix could write it back.
+        for child in element.children where !child.namespace.isEmpty && child.namespace != XMPNamespace.xml {
             out.append(XMPProperty(namespace: child.namespace, name: child.localName, value: value(ofPropertyElement: child)))
         }
         return out
