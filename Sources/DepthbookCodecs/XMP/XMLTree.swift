@@ -64,7 +64,7 @@ enum XMLTreeParser {
     static func parse<C: Collection>(_ utf8: C) throws -> [XMLElementNode] where C.Element == UInt8 {
         var bytes = Array(utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        bytes = withoutXMLDeclaration(bytes)
+        bytes = withDataInProcessingInstructions(withoutXMLDeclaration(bytes))
         let wrapped = Array("<depthbook-packets>".utf8) + bytes + Array("</depthbook-packets>".utf8)
         let parser = XMLParser(data: Data(wrapped))
         parser.shouldProcessNamespaces = true
@@ -97,6 +97,56 @@ enum XMLTreeParser {
             k += 1
         }
         return bytes
+    }
+
+    private static let commentOpen = Array("<!--".utf8), commentClose = Array("-->".utf8)
+    private static let cdataOpen = Array("<![CDATA[".utf8), cdataClose = Array("]]>".utf8), piClose = Array("?>".utf8)
+
+    /// The bytes with a space before the `?>` of each processing instruction that has no data (`<?x?>`).
+    ///
+    /// libxml2 reports such an instruction's data as a NULL pointer, which swift-corelibs-foundation's `XMLParser`
+    /// (Swift 6.3) reads as a C string whenever a delegate is set: the process dies, and an uploaded photo with
+    /// `<?x?>` in its XMP ended the studio (the XMP fuzz campaign found it). With the space the data is empty and
+    /// nothing else changes: XMP readers ignore processing instructions. Comments and CDATA sections, where `<?` is
+    /// text, are copied as they are.
+    static func withDataInProcessingInstructions(_ bytes: [UInt8]) -> [UInt8] {
+        func find(_ p: [UInt8], from start: Int) -> Int? {
+            var k = start
+            while k + p.count <= bytes.count {
+                if bytes[k] == p[0], bytes[k..<(k + p.count)].elementsEqual(p) { return k }
+                k += 1
+            }
+            return nil
+        }
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        // Once no `?>` follows, none will: later `<?` are not looked for again (inputs of many `<?` stay linear).
+        var unclosed = false
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "<"), i + 1 < bytes.count else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            let rest = bytes[i...]
+            if let (open, close) = [(commentOpen, commentClose), (cdataOpen, cdataClose)].first(where: { rest.starts(with: $0.0) }) {
+                let stop = find(close, from: i + open.count).map { $0 + close.count } ?? bytes.count
+                out += bytes[i..<stop]
+                i = stop
+            } else if bytes[i + 1] == UInt8(ascii: "?"), !unclosed, let close = find(piClose, from: i + 2) {
+                out += bytes[i..<close]
+                if !bytes[(i + 2)..<close].contains(where: isSpace) { out.append(0x20) }
+                out += piClose
+                i = close + 2
+            } else {
+                if bytes[i + 1] == UInt8(ascii: "?") { unclosed = true }
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return out
     }
 
     /// An element whose end tag has not been seen yet.
