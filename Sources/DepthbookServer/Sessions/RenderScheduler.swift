@@ -44,10 +44,14 @@ public struct RenderJob: Sendable, Equatable {
     /// Whether its frame may still go out when newer requests came meanwhile (coarse passes and refreshes).
     public var deliveredWhenSuperseded: Bool { coarse || refresh }
 
-    /// A 1:1 crop (whole-frame stages at the photo's full size) or a preview wider than `heavyPreviewWidth`:
-    /// it runs in the pool's long slots, behind everyone's interactive frames (a 2048-px preview of a long
-    /// formula chain held a worker for tens of seconds while another person's slider waited).
-    public var isHeavy: Bool { target.region != nil || target.width > Self.heavyPreviewWidth }
+    /// A 1:1 crop (whole-frame stages at the photo's full size), or a preview wider than `heavyPreviewWidth`
+    /// that no slider is moving: it runs in the pool's long slots, behind everyone's interactive frames (a 2048-px
+    /// preview of a long formula chain held a worker for tens of seconds while another person's slider waited).
+    /// A drag's frames stay interactive whatever their width: a presenter's stage is a 2048-px preview, and as a
+    /// long job its sharp frames waited behind every coarse one until the drag ended.
+    public var isHeavy: Bool {
+        target.region != nil || (!request.interactive && target.width > Self.heavyPreviewWidth)
+    }
 
     /// The widest preview that still runs as an interactive frame (a phone's or a HiDPI page's picture).
     public static let heavyPreviewWidth = 1536
