@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT / "Tests" / "EndToEnd"))
 
 from test_server_support import PHOTOS_DIR, Client, binary, post, start_server  # noqa: E402
 from test_server_hostile_round_three import LAST, costly_chain  # noqa: E402
+from test_server_hostile_round_two import cpu_seconds  # noqa: E402
 
 PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
 
@@ -106,9 +107,7 @@ SCENARIOS = {
 
 def seconds_until_quiet(pid: int, since: float, limit: float = 120) -> float:
     """Seconds from `since` until a whole second passes with under 0.2 s of the server's CPU."""
-    def cpu() -> float:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / 100
+    cpu = lambda: cpu_seconds(pid)  # noqa: E731
     while time.monotonic() - since < limit:
         before = cpu()
         time.sleep(1)

@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Tests" / "EndToEnd"))
 
+from test_server_hostile_round_two import cpu_seconds  # noqa: E402
 from test_server_support import PHOTOS_DIR, Client, binary, post, start_server  # noqa: E402
 
 PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
@@ -146,11 +147,6 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / 100
 
 
 def main() -> int:
