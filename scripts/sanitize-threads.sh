@@ -22,11 +22,12 @@ status=0
 # One test at a time: a sanitized build is several times slower, and side by side on two cores the suites'
 # servers missed their clients' time-outs (a PostgreSQL connect, an HTTP read).
 swift test "${build[@]}" --skip-build --no-parallel --filter DepthbookServerTests || status=1
-# Not two tests that time what a person sees: the two-session drag asserts frames arrive during a one-second
-# drag, the pipelined upload that the server falls idle within its wait; a sanitized server is too slow for
-# either. The other load-test runs drive the same client and server, the other hostile tests the same paths.
-# The scrolled-to-slider drag reported one error against the sanitized server at 5c4925c (twice; not diagnosed,
-# no race reported; it passes in the normal pass): left out here until it is understood (closing note, stop 37).
+# Not three tests that time what a person sees: the two-session and scrolled-to-slider drags assert the result
+# updates during a one-second drag (a sanitized server renders its first update after the drag has ended), the
+# pipelined upload that the server falls idle within its wait. The other load-test runs drive the same client
+# and server, the other hostile tests the same paths. The servers read the samples the normal pass generated
+# (DEPTHBOOK_SAMPLES, set by scripts/test.sh): traced here, a sample took 52 s, and the load test's first
+# openNotebook gave up at 60 s (CI's failure at stop 42).
 DEPTHBOOK_BIN="$binary" python3 -m pytest -q Tests/EndToEnd/test_server_protocol.py \
     Tests/EndToEnd/test_server_hostile.py Tests/EndToEnd/test_server_hostile_round_two.py \
     Tests/EndToEnd/test_server_loadtest.py \

@@ -9,6 +9,8 @@ Every 10 s it prints one JSON line: the server's RSS and CPU, the last drag's fi
 so far. It fails (exit 1) if the server died, if anything errored, or if the RSS over the last minute is more than
 10 % above the RSS over the second minute (means of the 10-s readings: one reading swings by ±15 % as exports
 start and end).
+Then it watches `--settle` seconds (150) after everyone left, one line every 10 s, and fails unless the server
+falls quiet (at most 0.05 of a core over the last reading) holding no session; its RSS then is printed.
 
     DEPTHBOOK_BIN=.build/release/depthbook scripts/soak.py [--minutes 10]
 """
@@ -149,9 +151,30 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def settle(server, seconds: float) -> dict:
+    """After the load: one JSON line every 10 s while the sessions' grace runs out, then what the server keeps
+    (RSS, the CPU it spends over the last 20 s, its sessions, photos and caches)."""
+    pid, started = server.process.pid, time.monotonic()
+    last_cpu, last_t = cpu_seconds(pid), started
+    cores = 0.0
+    while time.monotonic() - started < seconds and server.alive():
+        time.sleep(10)
+        now, cpu = time.monotonic(), cpu_seconds(pid)
+        cores = (cpu - last_cpu) / (now - last_t)
+        print(json.dumps({"after_leaving_s": round(now - started), "rss_mb": round(rss_mb(pid), 1),
+                          "cpu_cores": round(cores, 3), **server_stats(server)}), flush=True)
+        last_cpu, last_t = cpu, now
+    stats = server_stats(server)
+    return {"rss_after_leaving_mb": round(rss_mb(pid), 1), "cpu_after_leaving_cores": round(cores, 3),
+            "sessions_after_leaving": stats.get("sessions"), "photos_after_leaving_mb": stats.get("photos_mb"),
+            "caches_after_leaving_mb": stats.get("caches_mb")}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=10)
+    parser.add_argument("--settle", type=float, default=150,
+                        help="seconds watched after everyone left (sessions wait 120 s for their page by default)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
         server = start_server(Path(data))
@@ -184,6 +207,7 @@ def main() -> int:
                 last_cpu, last_t = cpu, now
             for worker in workers:
                 worker.join(timeout=600)
+            settled = settle(server, args.settle) if server.alive() else {}
             alive = server.alive()
             # Readings while the load ran; what the server keeps once idle is printed beside them.
             end = readings[-1][0] if readings else 0
@@ -195,10 +219,12 @@ def main() -> int:
             verdict = {"alive": alive, "rss_second_minute_mean_mb": after_first_minute and round(after_first_minute, 1),
                        "rss_last_minute_mean_mb": round(end_rss, 1), "rss_peak_mb": round(max((r for _, r in readings), default=0), 1),
                        "rss_idle_after_mb": round(rss_mb(server.process.pid), 1) if alive else None,
-                       "growth": growth and round(growth, 3), "errors": soak.errors[:10],
+                       "growth": growth and round(growth, 3), **settled, "errors": soak.errors[:10],
                        "error_count": len(soak.errors), **soak.counts}
             print(json.dumps(verdict), flush=True)
-            ok = alive and not soak.errors and (growth is None or growth <= 1.10)
+            # Once everyone has gone the server must fall quiet and let its sessions go.
+            quiet = settled.get("cpu_after_leaving_cores", 1) <= 0.05 and settled.get("sessions_after_leaving") == 0
+            ok = alive and quiet and not soak.errors and (growth is None or growth <= 1.10)
             return 0 if ok else 1
         finally:
             server.stop()

@@ -25,6 +25,12 @@ for selection in "--skip RenderSweepTests" "--filter RenderSweepTests"; do
     fi
 done
 
+# The servers of both end-to-end passes share their generated samples (conftest.py): traced once, by the first
+# server of the normal pass, instead of again by each sanitized one, where a trace takes most of a minute.
+DEPTHBOOK_SAMPLES=$(mktemp -d)
+export DEPTHBOOK_SAMPLES
+trap 'rm -rf "$DEPTHBOOK_SAMPLES"' EXIT
+
 # No end-to-end test found is a failure, like a pytest run that collects none (exit 5).
 compgen -G "Tests/EndToEnd/test_*.py" >/dev/null || { echo "no end-to-end tests in Tests/EndToEnd"; exit 1; }
 DEPTHBOOK_BIN="$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/depthbook" \

@@ -20,6 +20,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Data directory for uploads, saved notebooks and exports (env DEPTHBOOK_DATA; default ./data).")
     var data: String?
 
+    @Option(help: "Where the generated sample photos are kept (env DEPTHBOOK_SAMPLES; default DATA/samples). Servers may share one: a sample is traced once, by the first that needs it.")
+    var samples: String?
+
     @Option(help: "The static page directory (env DEPTHBOOK_PUBLIC; default: Public next to the executable, then /usr/share/depthbook/Public, then the checkout the executable was built in, then ./Public).")
     var `public`: String?
 
@@ -122,7 +125,8 @@ struct ServeCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "depthbook.serve")
-        let backend = try EffectsBackend(dataDirectory: config.dataDirectory, sharedCacheBytes: config.memoryBudget.cacheBytes)
+        let backend = try EffectsBackend(dataDirectory: config.dataDirectory, samplesDirectory: samples ?? env["DEPTHBOOK_SAMPLES"],
+                                         sharedCacheBytes: config.memoryBudget.cacheBytes)
         let server: StudioServer
         do {
             server = try StudioServer(configuration: config, backend: backend, version: DepthbookVersion.string)

@@ -11,6 +11,7 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -30,6 +31,10 @@ SERVER_START_TIMEOUT_S = 60
 DEFAULT_TEST_TIMEOUT_S = 240
 # Under CI a missing binary, photo or tool fails the run; only a developer's ad-hoc run may skip.
 ON_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
+# Every server this run starts (they inherit the variable) keeps its generated samples in one directory, so each
+# sample is traced once per run instead of once per server: seconds of both cores each time, most of a minute
+# under ThreadSanitizer. scripts/test.sh sets it for both of its passes; an ad-hoc run gets its own.
+os.environ.setdefault("DEPTHBOOK_SAMPLES", tempfile.mkdtemp(prefix="depthbook-samples-"))
 
 
 def pytest_collection_modifyitems(config, items):

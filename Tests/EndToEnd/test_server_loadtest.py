@@ -51,7 +51,7 @@ def test_a_page_scrolled_to_the_slider_still_follows_with_its_result(server):
     # updates during the drag and ends on a full frame for the last change.
     report = run_loadtest(server, "--sessions", "1", "--changes", "20", "--rate", "20", "--width", "320",
                           "--scrolled-to-slider")
-    assert report["errors"] == 0 and report["final_cell"] == "result"
+    assert report["errors"] == 0 and report["final_cell"] == "result", json.dumps(report)
     assert report["final_updates_per_s"] > 0
     assert 0 < report["final_full_p50_ms"] <= report["final_full_max_ms"]
     assert server.alive()

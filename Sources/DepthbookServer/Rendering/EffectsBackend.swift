@@ -13,12 +13,15 @@ public struct EffectsBackend: StudioBackend {
     /// What every open photo's cache together may keep (the server's memory budget sets it).
     public let cacheBudget: CacheBudget
 
-    public init(dataDirectory: String, cacheBytes: Int = 256 << 20, sharedCacheBytes: Int = 384 << 20) throws {
+    /// `samplesDirectory` (default: `samples` in the data directory) may be shared by several servers: each
+    /// sample is written whole under its final name, and one that is there is only read.
+    public init(dataDirectory: String, samplesDirectory: String? = nil, cacheBytes: Int = 256 << 20,
+                sharedCacheBytes: Int = 384 << 20) throws {
         self.cacheBytes = min(cacheBytes, sharedCacheBytes)
         cacheBudget = CacheBudget(limit: sharedCacheBytes)
         uploads = try UploadStore(directory: dataDirectory + "/uploads")
-        samplesDirectory = dataDirectory + "/samples"
-        try FileManager.default.createDirectory(atPath: samplesDirectory, withIntermediateDirectories: true)
+        self.samplesDirectory = samplesDirectory ?? dataDirectory + "/samples"
+        try FileManager.default.createDirectory(atPath: self.samplesDirectory, withIntermediateDirectories: true)
     }
 
     public var cacheBytesHeld: Int { cacheBudget.bytes }
