@@ -14,6 +14,7 @@ public final class StudioServer: Sendable {
     public let port: Int
     private let transport: WebSocketTransport
     private let pool: RenderPool
+    private let photos: PhotoCache
     private let janitor: DataJanitor
     private let store: any NotebookStore
     private let running = Atomic<Bool>(false)
@@ -46,6 +47,7 @@ public final class StudioServer: Sendable {
         let pool = RenderPool(width: configuration.renderWorkers)
         self.pool = pool
         let photos = PhotoCache(byteLimit: configuration.memoryBudget.photoBytes) { try backend.loadPhoto($0) }
+        self.photos = photos
         let hub = SessionHub(pool: pool, photos: photos, gracePeriod: configuration.sessionGrace,
                              keptFrameBytes: configuration.memoryBudget.keptFramesBytesPerSession)
         let studio = Studio(backend: backend, store: store, bundled: bundled, hub: hub, exportsDirectory: exports,
@@ -104,13 +106,18 @@ public final class StudioServer: Sendable {
             studio.hub.sweep()
             if round % Self.janitorRounds == 0 { cleanData() }
             var trimmed = trimmedAt
-            if configuration.releasesMemoryWhenIdle, let finished = pool.finishedWhenIdle, finished != trimmedAt {
+            let released = photos.releaseUnused(keeping: studio.hub.referencedPhotos(), idle: Self.unusedPhotoLifetime)
+            if configuration.releasesMemoryWhenIdle, let finished = pool.finishedWhenIdle,
+               finished != trimmedAt || released > 0 {
                 ProcessMemory.releaseFreeMemory()
                 trimmed = finished
             }
             scheduleSweep(trimmedAt: trimmed, round: round + 1)
         }
     }
+
+    /// How long a photo no session shows stays decoded (with its render caches) for a visitor who comes back.
+    static let unusedPhotoLifetime: Duration = .seconds(60)
 
     /// The data directory is cleaned at start and then every ten minutes (120 sweeps of 5 s).
     private static let janitorRounds = 120

@@ -15,9 +15,15 @@ public final class PhotoCache: Sendable {
     private let kept = Locked(Kept())
     private let loading = NSLock()
 
+    private struct Entry {
+        let reference: PhotoReference
+        let photo: LoadedPhoto
+        var lastUsed: ContinuousClock.Instant = .now
+    }
+
     private struct Kept {
         /// Most recently used first.
-        var list: [(PhotoReference, LoadedPhoto)] = []
+        var list: [Entry] = []
         /// The upload kept by `offer` that nobody has opened yet.
         var unopenedUpload: PhotoReference?
 
@@ -39,12 +45,12 @@ public final class PhotoCache: Sendable {
         let loaded = try load(reference)
         kept.withLock { kept in
             kept.opened(reference)
-            kept.list.insert((reference, loaded), at: 0)
+            kept.list.insert(Entry(reference: reference, photo: loaded), at: 0)
             // The newest always stays, even alone over the limit: it is the one being used.
             var total = 0
             var count = 0
-            for (_, photo) in kept.list {
-                total += photo.byteCount
+            for entry in kept.list {
+                total += entry.photo.byteCount
                 if count > 0 && total > byteLimit { break }
                 count += 1
             }
@@ -60,26 +66,49 @@ public final class PhotoCache: Sendable {
     public func offer(_ loaded: LoadedPhoto) {
         kept.withLock { kept in
             if let previous = kept.unopenedUpload, previous != loaded.reference {
-                kept.list.removeAll { $0.0 == previous }
+                kept.list.removeAll { $0.reference == previous }
                 kept.unopenedUpload = nil
             }
-            guard !kept.list.contains(where: { $0.0 == loaded.reference }),
-                  kept.list.reduce(loaded.byteCount, { $0 + $1.1.byteCount }) <= byteLimit else { return }
-            kept.list.append((loaded.reference, loaded))
+            guard !kept.list.contains(where: { $0.reference == loaded.reference }),
+                  kept.list.reduce(loaded.byteCount, { $0 + $1.photo.byteCount }) <= byteLimit else { return }
+            kept.list.append(Entry(reference: loaded.reference, photo: loaded))
             kept.unopenedUpload = loaded.reference
         }
     }
 
     /// Bytes of the decoded photos kept.
-    public var bytes: Int { kept.withLock { $0.list.reduce(0) { $0 + $1.1.byteCount } } }
+    public var bytes: Int { kept.withLock { $0.list.reduce(0) { $0 + $1.photo.byteCount } } }
+
+    /// Lets go of the photos no live session shows that nobody has asked for in `idle`, and with them their
+    /// render caches: once people have left, the studio gives back what their photos held instead of keeping
+    /// hundreds of MB for a visitor who may never come. Returns how many were let go.
+    @discardableResult
+    public func releaseUnused(keeping inUse: Set<PhotoReference>, idle: Duration,
+                              now: ContinuousClock.Instant = .now) -> Int {
+        let released: [Entry] = kept.withLock { kept in
+            let (gone, stay) = kept.list.reduce(into: ([Entry](), [Entry]())) { parts, entry in
+                if inUse.contains(entry.reference) || now - entry.lastUsed < idle {
+                    parts.1.append(entry)
+                } else {
+                    parts.0.append(entry)
+                }
+            }
+            kept.list = stay
+            if let upload = kept.unopenedUpload, gone.contains(where: { $0.reference == upload }) { kept.unopenedUpload = nil }
+            return gone
+        }
+        // The photos (and their caches) are freed here, outside the lock, as `released` goes.
+        return released.count
+    }
 
     private func lookup(_ reference: PhotoReference) -> LoadedPhoto? {
         kept.withLock { kept in
-            guard let index = kept.list.firstIndex(where: { $0.0 == reference }) else { return nil }
+            guard let index = kept.list.firstIndex(where: { $0.reference == reference }) else { return nil }
             kept.opened(reference)
-            let entry = kept.list.remove(at: index)
+            var entry = kept.list.remove(at: index)
+            entry.lastUsed = .now
             kept.list.insert(entry, at: 0)
-            return entry.1
+            return entry.photo
         }
     }
 }

@@ -1,3 +1,4 @@
+import DepthbookEffects
 import DepthbookEngine
 import DepthbookProtocol
 import Foundation
@@ -82,6 +83,12 @@ public final class SessionHub: Sendable {
             if let notebook, let json = try? JSONEncoder().encode(notebook) { found.formUnion(UploadReferences.scan(json)) }
         }
         return found
+    }
+
+    /// The photos the live sessions (attached or within their grace) have open.
+    public func referencedPhotos() -> Set<PhotoReference> {
+        let all = sessions.withLock { Array($0.values) }
+        return Set(all.compactMap { $0.shown.photo?.reference })
     }
 
     public var count: Int { sessions.withLock { $0.count } }
