@@ -62,7 +62,11 @@ class Soak:
                 out = subprocess.run([binary(), "loadtest", "--url", f"ws://127.0.0.1:{self.server.port}", "--sessions", "10",
                                       "--changes", "60", "--rate", "10", "--width", "736", "--photo", str(PUG), "--json"],
                                      capture_output=True, text=True, timeout=600)
-                report = json.loads(out.stdout.strip().splitlines()[-1])
+                lines = out.stdout.strip().splitlines()
+                if not lines:  # the load test failed before its report: say how
+                    self.failed("drag", f"loadtest exited {out.returncode}: {out.stderr.strip()[-300:]}")
+                    continue
+                report = json.loads(lines[-1])
                 if report.get("errors"):
                     self.failed("drag", report.get("first_error"))
                 with self.lock:

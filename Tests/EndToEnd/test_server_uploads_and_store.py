@@ -176,6 +176,20 @@ def test_a_stalled_database_holds_up_only_the_save_waiting_for_it(tmp_path):
         saved = client.reply(save_id, timeout=15)
         saved_after = time.monotonic() - started
         assert not saved["ok"] and saved_after < 5, (saved, saved_after)
+        # Once the database answers again, the saved link opens again within a few tries (one a second may
+        # reach the database while it is taken to be down; a fixed 10 s of refusals once followed).
+        for pid in stopped:
+            os.kill(pid, signal.SIGCONT)
+        stopped = []
+        returned = time.monotonic()
+        while True:
+            opened = client.request("openNotebook", shared=first["shared"], timeout=15)
+            if opened["ok"] or time.monotonic() - returned > 30:
+                break
+            time.sleep(0.2)
+        reopened_after = time.monotonic() - returned
+        assert opened["ok"], opened
+        assert reopened_after < 6, f"the saved link opened {reopened_after:.1f} s after PostgreSQL returned"
     finally:
         for pid in stopped:
             os.kill(pid, signal.SIGCONT)

@@ -19,13 +19,20 @@ public final class PostgresNotebookStore: NotebookStore {
     /// A query that takes longer than this fails the request rather than holding its connection's queue (a
     /// save or a saved link's open is one small row: it answers in milliseconds when the database is there).
     static let timeout: Duration = .seconds(3)
-    /// After a failure, requests fail at once for this long instead of each waiting out the timeout: with
-    /// PostgreSQL stopped, every save and saved-link open once blocked its page's socket for 15 s.
-    static let retryAfter: Duration = .seconds(10)
-    /// Until when the store is taken to be down (nil: up).
-    private let downUntil = Locked<ContinuousClock.Instant?>(nil)
+    /// After a failure, requests fail at once instead of each waiting out the timeout (with PostgreSQL stopped,
+    /// every save and saved-link open once blocked its page's socket for 15 s); one request at a time may try
+    /// the database again once this long has passed since the last try, so the first after PostgreSQL returns
+    /// brings the store back (a fixed 10 s of refusals once kept saved links closed after it was back).
+    static let probeInterval: Duration = .seconds(1)
+    private struct Health {
+        var down = false
+        /// A request is trying the database while it is taken to be down; the others fail at once.
+        var probing = false
+        var lastTry = ContinuousClock.now
+    }
+    private let health = Locked(Health())
 
-    public var isAvailable: Bool { downUntil.withLock { $0.map { ContinuousClock.now >= $0 } ?? true } }
+    public var isAvailable: Bool { health.withLock { !$0.down } }
 
     public init(_ address: StoreLocation.PostgresAddress, logger: Logger) throws {
         var configuration = PostgresClient.Configuration(
@@ -150,16 +157,26 @@ public final class PostgresNotebookStore: NotebookStore {
     }
 
     private func perform<T: Sendable>(_ what: String, _ work: @escaping @Sendable () async throws -> T) throws -> T {
-        if let until = downUntil.withLock({ $0 }), ContinuousClock.now < until {
-            let seconds = max(1, Int((until - ContinuousClock.now).components.seconds))
-            throw StoreError.database("cannot \(what): the notebook store did not answer just now; trying again in \(seconds) s")
+        let admitted = health.withLock { health in
+            guard health.down else { return true }
+            guard !health.probing, ContinuousClock.now - health.lastTry >= Self.probeInterval else { return false }
+            health.probing = true
+            health.lastTry = .now
+            return true
+        }
+        guard admitted else {
+            throw StoreError.database("cannot \(what): the notebook store did not answer just now; it is tried again every second")
         }
         do {
             let result = try BlockingAsync.run(timeout: Self.timeout, work)
-            downUntil.withLock { $0 = nil }
+            health.withLock { $0 = Health() }
             return result
         } catch {
-            downUntil.withLock { $0 = ContinuousClock.now + Self.retryAfter }
+            health.withLock { health in
+                health.down = true
+                health.probing = false
+                health.lastTry = .now
+            }
             logger.error("notebook store failed", metadata: ["operation": "\(what)", "error": "\(Self.reason(error))"])
             throw StoreError.database("cannot \(what): \(Self.reason(error))")
         }
