@@ -339,10 +339,11 @@ export class NotebookSession extends EventTarget {
         return url;
     }
 
-    async exportCell(cellId, format, onProgress, options = {}) {
+    /** `onWaiting(reason)` hears why the export has not started yet (other exports hold the workers). */
+    async exportCell(cellId, format, onProgress, options = {}, onWaiting = undefined) {
         // The export carries the recipe, and with it the original photo's name for whoever drops it back.
         await this.notePhotoName().catch(() => {});
-        return this.socket.request('export', { cell: cellId, format, ...options }, { onProgress });
+        return this.socket.request('export', { cell: cellId, format, ...options }, { onProgress, onWaiting });
     }
 
     // MARK: Bookkeeping

@@ -81,12 +81,12 @@ export class StudioSocket extends EventTarget {
      * Sends one request and waits for its reply.
      * @returns {Promise<object>} the reply's `result`
      */
-    request(type, fields = {}, { onProgress } = {}) {
+    request(type, fields = {}, { onProgress, onWaiting } = {}) {
         if (!this.isOpen) return Promise.reject(new ProtocolError('disconnected', 'not connected to the server'));
         const id = this.nextId++;
         const message = { ...fields, id, type };
         return new Promise((resolve, reject) => {
-            this.pending.set(id, { resolve, reject, onProgress, sentAt: performance.now() });
+            this.pending.set(id, { resolve, reject, onProgress, onWaiting, sentAt: performance.now() });
             this.socket.send(JSON.stringify(message));
         });
     }
@@ -122,6 +122,7 @@ export class StudioSocket extends EventTarget {
             else waiting.reject(new ProtocolError(message.error?.code ?? 'internal', message.error?.message ?? 'the server gave no message', message.error ?? {}));
         } else if (message.type === 'event') {
             if (message.event === 'progress') this.pending.get(message.request)?.onProgress?.(message.fraction);
+            if (message.event === 'waiting') this.pending.get(message.request)?.onWaiting?.(String(message.reason ?? ''));
             this.dispatchEvent(new CustomEvent('event', { detail: message }));
         }
     }

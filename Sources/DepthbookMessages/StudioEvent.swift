@@ -8,6 +8,8 @@ public enum StudioEvent: Sendable, Equatable {
     case cellError(CellError)
     /// How far an export has got, for the request that asked for it.
     case progress(Progress)
+    /// An export that has not started, and why: it waits for a worker (it starts with `progress` 0).
+    case waiting(Waiting)
     /// The editor's notebook (and photo) as it now is, for the pages watching the session.
     case notebook(NotebookChange)
 
@@ -35,6 +37,17 @@ public enum StudioEvent: Sendable, Equatable {
         }
     }
 
+    public struct Waiting: Sendable, Equatable, Codable {
+        /// The id of the request that waits.
+        public var request: Int
+        /// What it waits for, in words a page shows.
+        public var reason: String
+
+        public init(request: Int, reason: String) {
+            (self.request, self.reason) = (request, reason)
+        }
+    }
+
     public struct NotebookChange: Sendable, Equatable, Codable {
         /// Left out when only the photo changed.
         public var notebook: Notebook?
@@ -52,6 +65,7 @@ public enum StudioEvent: Sendable, Equatable {
         switch self {
         case .cellError: "cellError"
         case .progress: "progress"
+        case .waiting: "waiting"
         case .notebook: "notebook"
         }
     }
@@ -72,6 +86,7 @@ public enum StudioEvent: Sendable, Equatable {
         switch head.event {
         case "cellError": return (try? decoder.decode(CellError.self, from: data)).map(StudioEvent.cellError)
         case "progress": return (try? decoder.decode(Progress.self, from: data)).map(StudioEvent.progress)
+        case "waiting": return (try? decoder.decode(Waiting.self, from: data)).map(StudioEvent.waiting)
         case "notebook": return (try? decoder.decode(NotebookChange.self, from: data)).map(StudioEvent.notebook)
         default: return nil
         }
@@ -95,6 +110,7 @@ public enum StudioEvent: Sendable, Equatable {
             switch event {
             case .cellError(let body): try body.encode(to: encoder)
             case .progress(let body): try body.encode(to: encoder)
+            case .waiting(let body): try body.encode(to: encoder)
             case .notebook(let body): try body.encode(to: encoder)
             }
         }

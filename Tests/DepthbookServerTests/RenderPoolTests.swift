@@ -58,6 +58,30 @@ struct RenderPoolTests {
         #expect(log.all == ["export A", "frame C", "export B"])
     }
 
+    /// What `submit` says of a job that has not started: the reason a page is told.
+    @Test func aJobThatWaitsSaysWhy() {
+        let pool = RenderPool(width: 2)
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let hold: @Sendable () -> Void = { started.signal(); _ = release.wait(timeout: .now() + 10); done.signal() }
+        #expect(pool.submit(owner: 1, priority: .long, hold) == nil, "an idle pool starts the job")
+        #expect(Self.awaitSignals(started, count: 1))
+        // Another session's export: the one long slot is taken.
+        let export = pool.submit(owner: 2, priority: .long) { done.signal() }
+        #expect(export == .longSlotsTaken(running: 1))
+        #expect(export?.reason.contains("1 other export") == true)
+        // The first session's next job waits for its own running one.
+        #expect(pool.submit(owner: 1) { done.signal() } == .ownSessionBusy)
+        // A third session's frame takes the free worker; a fourth's then finds both busy.
+        #expect(pool.submit(owner: 3, hold) == nil)
+        #expect(Self.awaitSignals(started, count: 1))
+        #expect(pool.submit(owner: 4) { done.signal() } == .workersBusy(running: 2))
+        release.signal()
+        release.signal()
+        #expect(Self.awaitSignals(done, count: 5))
+    }
+
     final class Overlap: Sendable {
         let running = Atomic<Int>(0)
         let seen = Atomic<Bool>(false)

@@ -422,3 +422,30 @@ def test_a_read_only_viewers_abandoned_crop_and_histogram_stop(guarded, pug_uplo
 
     assert_work_stopped(*busy_then_quiet(guarded, ask, viewer.close))
     assert seconds_to_hello(guarded) < ANSWER_S
+
+
+def test_an_export_behind_another_sessions_export_is_told_why_it_waits(server):
+    # Two workers keep one for everyone's previews: a second session's export waits for the first, and its page
+    # hears so (a `waiting` event naming the reason) before its progress starts; both then finish.
+    first, second = Client(server), Client(server)
+    try:
+        cells = []
+        for client in (first, second):
+            client.ok("hello", protocol=1)
+            notebook = client.ok("openNotebook", name="wiggle")["notebook"]
+            cells.append(next(c["id"] for c in notebook["cells"] if c.get("effect") == "wiggle"))
+        running = first.send("export", cell=cells[0], format="mp4", frames=30, width=720)
+        first.wait_event(lambda e: e.get("event") == "progress" and e.get("request") == running, "the first export's start")
+        queued = second.send("export", cell=cells[1], format="mp4", frames=12, width=320)
+        waiting = second.wait_event(lambda e: e.get("request") == queued and e.get("event") in ("waiting", "progress"),
+                                    "news of the second export", timeout=ANSWER_S)
+        assert waiting["event"] == "waiting", f"the second export started beside the first: {waiting}"
+        assert "export" in waiting["reason"] and "worker" in waiting["reason"], waiting
+        assert second.reply(queued, timeout=300)["ok"]
+        assert first.reply(running, timeout=300)["ok"]
+        # Its progress came after the waiting news, never before.
+        news = [e["event"] for e in second.events if e.get("request") == queued]
+        assert news[0] == "waiting" and news.count("waiting") == 1 and "progress" in news[1:], news
+    finally:
+        first.close()
+        second.close()

@@ -63,7 +63,7 @@ export class ExportBar extends HTMLElement {
                 if (!Number.isFinite(fraction)) return;
                 this.progress.value = Math.min(1, Math.max(0, fraction));
                 this.result.replaceChildren(`Exporting ${what}… ${Math.round(this.progress.value * 100)} %`);
-            }, options);
+            }, options, (reason) => this.result.replaceChildren(`Export of ${what} queued: ${reason}.`));
             this.progress.value = 1;
             const name = String(result.url).split('/').pop();
             const link = h('a', { href: result.url, download: name, text: `Download ${name}` });

@@ -33,7 +33,7 @@ export class LoopPlayer extends HTMLElement {
         try {
             const result = await this.session.exportCell(this.cellId, 'gif', (fraction) => {
                 if (Number.isFinite(fraction)) this.state.textContent = `Rendering the loop… ${Math.round(fraction * 100)} %`;
-            }, { frames: defaultExportFrames, width });
+            }, { frames: defaultExportFrames, width }, (reason) => { this.state.textContent = `The loop is queued: ${reason}.`; });
             this.image = h('img', { class: 'loop-image', src: result.url, alt: `The loop of cell ${this.cellId}, playing` });
             this.stage.replaceChildren(this.image);
             this.stage.hidden = false;

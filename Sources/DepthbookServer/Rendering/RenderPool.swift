@@ -23,8 +23,30 @@ public final class RenderPool: Sendable {
     }
 
     private struct Job: Sendable {
+        var id: UInt64
         var priority: Priority
         var work: @Sendable () -> Void
+    }
+
+    /// Why a job just submitted has not started: what a page is told while its export waits.
+    public enum Wait: Sendable, Equatable {
+        /// The same session's previous job is still running (one job per session at a time).
+        case ownSessionBusy
+        /// Long work, and every long slot holds another job: frames keep the last worker.
+        case longSlotsTaken(running: Int)
+        /// Every worker is rendering.
+        case workersBusy(running: Int)
+
+        public var reason: String {
+            switch self {
+            case .ownSessionBusy:
+                "waiting for this session's render in progress"
+            case .longSlotsTaken(let running):
+                "waiting for \(running) other export\(running == 1 ? "" : "s") or crop\(running == 1 ? "" : "s") to finish: one worker is kept for everyone's previews"
+            case .workersBusy(let running):
+                "waiting for a free worker: all \(running) are rendering"
+            }
+        }
     }
 
     /// Long jobs that may run at once: all but one worker (one, with a single worker).
@@ -40,6 +62,7 @@ public final class RenderPool: Sendable {
         /// Of `running`, how many are `.long`.
         var runningLong = 0
         var finished: UInt64 = 0
+        var nextJob: UInt64 = 0
     }
 
     public let width: Int
@@ -50,10 +73,22 @@ public final class RenderPool: Sendable {
         self.width = max(1, width)
     }
 
-    /// Queues `work` for `owner`; it runs when a slot is free and it is that owner's turn.
-    public func submit(owner: Owner, priority: Priority = .frame, _ work: @escaping @Sendable () -> Void) {
-        state.withLock { s in s.queues[owner, default: []].append(Job(priority: priority, work: work)) }
+    /// Queues `work` for `owner`; it runs when a slot is free and it is that owner's turn. Returns why it
+    /// waits, or nil when it has started (or already run).
+    @discardableResult
+    public func submit(owner: Owner, priority: Priority = .frame, _ work: @escaping @Sendable () -> Void) -> Wait? {
+        let id = state.withLock { s in
+            s.nextJob += 1
+            s.queues[owner, default: []].append(Job(id: s.nextJob, priority: priority, work: work))
+            return s.nextJob
+        }
         pump()
+        return state.withLock { s in
+            guard s.queues[owner]?.contains(where: { $0.id == id }) == true else { return nil }
+            if s.busy.contains(owner) { return .ownSessionBusy }
+            if priority == .long && s.runningLong >= longWidth { return .longSlotsTaken(running: s.runningLong) }
+            return .workersBusy(running: s.running)
+        }
     }
 
     /// Drops what the pool remembers of an owner that is gone (its queued jobs still run).

@@ -1,4 +1,5 @@
 import DepthbookEffects
+import DepthbookEngine
 import DepthbookFrames
 import DepthbookMessages
 import DepthbookProtocol
@@ -161,13 +162,17 @@ extension Session {
     /// check: once every page has left the session (or it closed), the job stops at its next check.
     func withRenderer<T: Sendable>(priority: RenderPool.Priority = .background,
                                    _ work: @escaping @Sendable (Notebook, any PhotoRenderer, @escaping @Sendable () -> Bool) throws -> T,
+                                   waiting: (@Sendable (RenderPool.Wait) -> Void)? = nil,
                                    completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
         guard state.withLock({ $0.notebook != nil && $0.photo != nil }) else {
             completion(.failure(.badRequest("open a notebook first")))
             return
         }
         let isCancelled = abandonedCheck()
-        pool.submit(owner: owner, priority: priority) { [self] in
+        // Set as the job starts: a `waiting` told after that would reach the page after the job's own news.
+        let started = Locked(false)
+        let wait = pool.submit(owner: owner, priority: priority) { [self] in
+            started.withLock { $0 = true }
             if isCancelled() {
                 completion(.failure(ProtocolError(.badRequest, "cancelled: every page of the session left before it ran")))
                 return
@@ -188,6 +193,9 @@ extension Session {
             } catch {
                 completion(.failure(ProtocolError(.unsupported, Self.message(for: error))))
             }
+        }
+        if let wait, let waiting {
+            started.withLock { started in if !started { waiting(wait) } }
         }
     }
 

@@ -31,6 +31,8 @@ extension Studio {
             let written = try writer.write(file, notebook: notebook.name, cell: export.cell)
             progress(1)
             return written
+        }, waiting: { wait in
+            connection.sendText(StudioEvent.waiting(.init(request: id, reason: wait.reason)).message())
         }, completion: done)
     }
 }
