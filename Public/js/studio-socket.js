@@ -91,6 +91,20 @@ export class StudioSocket extends EventTarget {
         });
     }
 
+    /**
+     * Waits for the reply to a request an earlier connection of this session sent (an export that `hello`
+     * says runs again), under its id; later requests are numbered past it. `listen(onProgress, onWaiting)`
+     * sets who hears its events.
+     */
+    adopt(id) {
+        this.nextId = Math.max(this.nextId, id + 1);
+        const entry = { sentAt: performance.now() };
+        const reply = new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }));
+        reply.catch(() => {});  // nobody may be listening when the connection drops again
+        this.pending.set(id, entry);
+        return { reply, listen: (onProgress, onWaiting) => Object.assign(entry, { onProgress, onWaiting }) };
+    }
+
     receive(data) {
         if (data instanceof ArrayBuffer) {
             let frame;

@@ -64,10 +64,13 @@ struct SessionEditsTests {
 
     @Test func oneExportAtATimeAndSavesOnlyOfWhatIsOpen() {
         var state = Self.opened()
-        let first = state.beginExport(), second = state.beginExport()
+        let export = InterruptedExport(request: 1, export: .init(cell: "mask", format: .png))
+        let page = ClientConnection(id: 1) { _ in }
+        let first = state.export.begin(export, for: page), second = state.export.begin(export, for: page)
         #expect(first && !second)
-        state.exporting = false
-        let third = state.beginExport()
+        let resumed = state.export.finish(interrupted: false)
+        #expect(resumed == nil)
+        let third = state.export.begin(export, for: page)
         #expect(third)
 
         var edited = StudioFixture.notebook

@@ -164,3 +164,31 @@ def hello_limits(server) -> dict:
         return client.ok("hello", protocol=1)["limits"]
     finally:
         client.close()
+
+
+def test_an_export_survives_a_reload_of_its_page(depthbook_server, browser):
+    # The page reloads while its MP4 renders: the reloaded page takes the session back, and the cell's export
+    # bar follows the export the server runs again, to its download link.
+    open_notebook(browser, depthbook_server.base_url, "wiggle")
+    settled_frame(browser, "frame-0")
+    bar = browser.find_element(By.CSS_SELECTOR, 'db-cell[data-cell="frame-0"] db-export')
+    for name, value in (("frames", 96), ("width", 960)):
+        field = bar.find_element(By.CSS_SELECTOR, f"input.export-{name}")
+        field.clear()
+        field.send_keys(str(value))
+    button = bar.find_element(By.CSS_SELECTOR, "button[data-format=mp4]")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait_for("the export's progress", lambda: "%" in bar.text, timeout=120)
+    browser.refresh()
+
+    bar = wait_for("the reloaded page's export bar following the export", lambda: next(
+        (found for found in browser.find_elements(By.CSS_SELECTOR, 'db-cell[data-cell="frame-0"] db-export')
+         if "resumed after the reconnect" in found.text or found.find_elements(By.CSS_SELECTOR, ".export-result a[href]")), None),
+        timeout=120)
+    link = wait_for("the resumed export's download link", lambda: (
+        found[0] if (found := bar.find_elements(By.CSS_SELECTOR, ".export-result a[href]")) else None), timeout=300)
+    with urllib.request.urlopen(link.get_attribute("href"), timeout=30) as reply:
+        data = reply.read()
+    assert data[4:8] == b"ftyp", "the export is not an MP4"
+    assert formatted_size(len(data)) in bar.text, f"the page says {bar.text!r} for a {len(data)}-byte file"

@@ -449,3 +449,31 @@ def test_an_export_behind_another_sessions_export_is_told_why_it_waits(server):
     finally:
         first.close()
         second.close()
+
+
+def test_an_export_whose_page_reloads_goes_to_the_page_that_takes_the_session_back(server):
+    # The page reloads mid-export: the export stops with its connection (nobody to get it), and the page
+    # that resumes the session is told of it in its hello and gets it under the same request id.
+    left = Client(server)
+    try:
+        hello = left.ok("hello", protocol=1)
+        cell = next(c["id"] for c in left.ok("openNotebook", name="wiggle")["notebook"]["cells"] if c.get("effect") == "wiggle")
+        asked = left.send("export", cell=cell, format="mp4", frames=48, width=720)
+        left.wait_event(lambda e: e.get("event") == "progress" and e.get("request") == asked, "the export's start")
+    finally:
+        left.close()
+    back = Client(server)
+    try:
+        resumed = back.ok("hello", protocol=1, session=hello["session"], resume=hello["resume"])
+        assert resumed["resumed"] and resumed["export"] == {"request": asked, "cell": cell, "format": "mp4"}, resumed
+        back.next_id = max(back.next_id, asked)  # later requests are numbered past the adopted one, as the page does
+        done = back.reply(asked, timeout=300)
+        assert done["ok"], done
+        status, headers, body = get(server, done["result"]["url"])
+        assert status == 200 and body[4:8] == b"ftyp" and len(body) == done["result"]["bytes"]
+        assert any(e.get("event") == "progress" and e.get("request") == asked for e in back.events)
+        # Handed over once: another resume is told of nothing.
+        again = back.ok("hello", protocol=1, session=hello["session"], resume=resumed["resume"])
+        assert "export" not in again or again["export"] is None, again
+    finally:
+        back.close()

@@ -24,6 +24,8 @@ export async function introduce(session, reconnected) {
         if (watch) fields.watch = watch;
         else if (resumeId && resumeKey) Object.assign(fields, { session: resumeId, resume: resumeKey });
         const hello = await socket.request('hello', fields);
+        // At once, before any other message is read: the export's news may follow the hello's reply directly.
+        const resumedExport = hello.export ? { ...hello.export, ...socket.adopt(hello.export.request) } : null;
         session.sessionId = hello.session;
         session.resumeKey = hello.resume ?? null;
         session.role = hello.role ?? 'edit';
@@ -55,6 +57,8 @@ export async function introduce(session, reconnected) {
             if (local && stableStringify(local) !== stableStringify(hello.notebook)) await session.pushNotebook(local);
             else session.runAll();
             session.status(reconnected ? 'Reconnected: the session was resumed.' : 'Session resumed.', 'ok');
+            // An export the page asked for before the connection dropped runs again: its bar follows it.
+            if (resumedExport) session.dispatchEvent(new CustomEvent('exportresumed', { detail: resumedExport }));
             return;
         }
         await session.open(session.target);

@@ -39,6 +39,15 @@ export class ExportBar extends HTMLElement {
             options = h('span', { class: 'export-options' }, framesField, widthField);
         }
         replaceChildren(this, ...this.buttons, options, this.progress, this.result);
+        // An export of this cell that the server runs again after a reconnect (`hello` names it).
+        const onResumed = (event) => {
+            if (!this.isConnected || this.session !== session) {
+                session.removeEventListener('exportresumed', onResumed);
+            } else if (event.detail.cell === this.cellId) {
+                this.follow(event.detail);
+            }
+        };
+        session.addEventListener('exportresumed', onResumed);
         return this;
     }
 
@@ -52,18 +61,31 @@ export class ExportBar extends HTMLElement {
     }
 
     async run(format) {
+        const options = this.loopOptions(format);
+        const what = options.frames ? `${format.toUpperCase()}, ${options.frames} frames ${options.width} px wide` : format.toUpperCase();
+        await this.show(what, (onProgress, onWaiting) => this.session.exportCell(this.cellId, format, onProgress, options, onWaiting));
+    }
+
+    /** An export this cell's page asked for before a reload or a lost connection, run again by the server. */
+    follow({ format, reply, listen }) {
+        this.show(`${String(format).toUpperCase()} (resumed after the reconnect)`, (onProgress, onWaiting) => {
+            listen(onProgress, onWaiting);
+            return reply;
+        });
+    }
+
+    /** Shows an export's progress, why it waits, and its download link: `start(onProgress, onWaiting)` gives its reply. */
+    async show(what, start) {
         for (const button of this.buttons) button.disabled = true;
         this.progress.hidden = false;
         this.progress.removeAttribute('value');
-        const options = this.loopOptions(format);
-        const what = options.frames ? `${format.toUpperCase()}, ${options.frames} frames ${options.width} px wide` : format.toUpperCase();
         this.result.replaceChildren(`Exporting ${what}…`);
         try {
-            const result = await this.session.exportCell(this.cellId, format, (fraction) => {
+            const result = await start((fraction) => {
                 if (!Number.isFinite(fraction)) return;
                 this.progress.value = Math.min(1, Math.max(0, fraction));
                 this.result.replaceChildren(`Exporting ${what}… ${Math.round(this.progress.value * 100)} %`);
-            }, options, (reason) => this.result.replaceChildren(`Export of ${what} queued: ${reason}.`));
+            }, (reason) => this.result.replaceChildren(`Export of ${what} queued: ${reason}.`));
             this.progress.value = 1;
             const name = String(result.url).split('/').pop();
             const link = h('a', { href: result.url, download: name, text: `Download ${name}` });

@@ -1,3 +1,4 @@
+import DepthbookMessages
 import DepthbookEffects
 import DepthbookProtocol
 
@@ -22,6 +23,15 @@ struct HelloResult: Encodable, Sendable {
     var notebook: Notebook?
     var photo: JSONValue?
     var shared: String?
+    /// An export the page's previous connection asked for and left before it finished: it runs again now, and
+    /// its events and reply come under `request`, the id it was asked with.
+    var export: ResumedExport?
+}
+
+struct ResumedExport: Encodable, Sendable {
+    var request: Int
+    var cell: String
+    var format: ExportFormat
 }
 
 struct SamplesResult: Encodable, Sendable { var samples: [SampleSummary] }

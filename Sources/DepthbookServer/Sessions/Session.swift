@@ -47,8 +47,8 @@ public final class Session: Sendable {
         var histograms = Coalescer<HistogramKey, Result<HistogramReply, ProtocolError>>(limit: Session.histogramsWaiting)
         /// Cells already prepared for a drag on a photo at a preview width (`prepareForDrag`): once each.
         var preparedForDrag: Set<PreparedPreview> = []
-        /// Whether an export of this session is being rendered (one at a time).
-        var exporting = false
+        /// The session's one export at a time, and its hand-over to a page that resumes the session.
+        var export = ExportHandOver()
         var frameStamp: UInt64 = 0
     }
 
@@ -144,9 +144,22 @@ public final class Session: Sendable {
         state.withLock { $0.saved(notebook, as: id) }
     }
 
-    /// Claims the session's one export; false while another runs. `endExport` gives it back.
-    func beginExport() -> Bool { state.withLock { $0.beginExport() } }
-    func endExport() { state.withLock { $0.exporting = false } }
+    /// Claims the session's one export for `connection`'s request; false while another runs.
+    func beginExport(_ export: InterruptedExport, for connection: ClientConnection) -> Bool {
+        state.withLock { $0.export.begin(export, for: connection) }
+    }
+
+    /// The export ended; `interrupted` when it stopped because its page left. Returns the page that resumed
+    /// the session meanwhile and was told of it (its request's reply goes there).
+    func finishExport(interrupted: Bool) -> ClientConnection? {
+        state.withLock { $0.export.finish(interrupted: interrupted) }
+    }
+
+    /// For a page resuming the session: the export its previous page left, and whether it must be run again
+    /// (it stopped) or is still ending (its outcome is handed to `connection`).
+    func handOverExport(to connection: ClientConnection) -> (export: InterruptedExport, runAgain: Bool)? {
+        state.withLock { $0.export.handOver(to: connection) }
+    }
 
     /// Whether nobody has been attached for longer than `grace`; a session that never opened a notebook has
     /// nothing to come back to and goes after `emptyGrace` (a socket sending thousands of hellos).

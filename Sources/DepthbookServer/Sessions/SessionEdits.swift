@@ -101,11 +101,6 @@ extension Session.State {
         parent = id
     }
 
-    /// Claims the session's one export; false while another runs.
-    mutating func beginExport() -> Bool {
-        defer { exporting = true }
-        return !exporting
-    }
 }
 
 /// What a session remembers of its photo: enough to answer and check requests without the decoded planes.

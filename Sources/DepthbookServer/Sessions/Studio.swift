@@ -69,14 +69,19 @@ public final class Studio: Sendable {
     // MARK: Requests
 
     private func handle(_ request: StudioRequest, id: Int, from connection: ClientConnection) {
-        let reply: @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void = { result in
-            switch result {
-            case .success(let value): connection.sendText(ReplyEncoder.ok(id: id, result: value))
-            case .failure(let error): connection.sendText(ReplyEncoder.failure(id: id, error: error))
-            }
-        }
+        let reply = Self.replier(id: id, connection)
         if case .hello(let hello) = request {
-            reply(Result { try self.hello(hello, connection) }.mapError(Self.protocolError))
+            do {
+                let (result, interrupted) = try self.hello(hello, connection)
+                reply(.success(result))
+                // After the hello's reply, so the page knows the export before its news arrives.
+                if let interrupted, interrupted.runAgain, let session = connection.currentBinding?.session {
+                    export(interrupted.export.export, id: interrupted.export.request, session, connection: connection,
+                           reply: Self.replier(id: interrupted.export.request, connection))
+                }
+            } catch {
+                reply(.failure(Self.protocolError(error)))
+            }
             return
         }
         guard let binding = connection.currentBinding else {
@@ -135,7 +140,19 @@ public final class Studio: Sendable {
         }
     }
 
-    private func hello(_ hello: StudioRequest.Hello, _ connection: ClientConnection) throws -> HelloResult {
+    /// Sends the reply to request `id` on `connection`.
+    static func replier(id: Int, _ connection: ClientConnection) -> @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void {
+        { result in
+            switch result {
+            case .success(let value): connection.sendText(ReplyEncoder.ok(id: id, result: value))
+            case .failure(let error): connection.sendText(ReplyEncoder.failure(id: id, error: error))
+            }
+        }
+    }
+
+    /// The hello's answer, and the export the resumed session's last page left unfinished (run again next).
+    private func hello(_ hello: StudioRequest.Hello, _ connection: ClientConnection) throws
+        -> (HelloResult, (export: InterruptedExport, runAgain: Bool)?) {
         if let previous = connection.unbind() { previous.session.detach(connection) }
         let session: Session, role: SessionRole, resumed: Bool
         if let watched = hello.watch {
@@ -148,9 +165,13 @@ public final class Studio: Sendable {
         }
         let shown = session.shown
         session.attach(connection, role: role)
+        let interrupted = resumed ? session.handOverExport(to: connection) : nil
         // The key as it is now: a resume has just replaced the one presented.
-        return HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: 1, server: serverName, resumed: resumed, role: role,
-                           access: connection.access, limits: .studio, planes: PhotoReferences.all, notebook: shown.notebook, photo: shown.photo?.facts, shared: shown.shared)
+        let result = HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: 1, server: serverName,
+                                 resumed: resumed, role: role, access: connection.access, limits: .studio, planes: PhotoReferences.all,
+                                 notebook: shown.notebook, photo: shown.photo?.facts, shared: shown.shared,
+                                 export: interrupted.map { ResumedExport(request: $0.export.request, cell: $0.export.export.cell, format: $0.export.export.format) })
+        return (result, interrupted)
     }
 
     // MARK: Helpers

@@ -13,13 +13,24 @@ extension Studio {
             connection.sendText(StudioEvent.progress(.init(request: id, fraction: fraction)).message())
         }
         // One export per session at a time; it stops when the page that asked for it is gone.
-        guard session.beginExport() else {
+        guard session.beginExport(InterruptedExport(request: id, export: export), for: connection) else {
             reply(.failure(.badRequest("an export of this session is already running; wait for it to finish")))
             return
         }
-        let done: @Sendable (Result<ExportResult, ProtocolError>) -> Void = { result in
-            session.endExport()
-            reply(result.map { $0 })
+        let done: @Sendable (Result<ExportResult, ProtocolError>) -> Void = { [self] result in
+            // Stopped because its page left (a reload, a dropped network): the page that takes the session back
+            // gets it under the same request id (`ExportHandOver`).
+            let stopped = connection.isClosed
+            let interrupted = if case .failure = result { stopped } else { false }
+            guard let resumed = session.finishExport(interrupted: interrupted) else {
+                if !stopped { reply(result.map { $0 }) }
+                return
+            }
+            if interrupted {
+                self.export(export, id: id, session, connection: resumed, reply: Self.replier(id: id, resumed))
+            } else {
+                Self.replier(id: id, resumed)(result.map { $0 })
+            }
         }
         session.withRenderer(priority: .long, { notebook, renderer, abandoned in
             guard notebook.cell(export.cell) != nil else { throw ProtocolError.notFound("no cell \"\(export.cell)\" in the notebook") }
@@ -36,3 +47,4 @@ extension Studio {
         }, completion: done)
     }
 }
+
