@@ -138,10 +138,10 @@ struct DepthEffectsTests {
         let image = try Self.image()
         let off = try Self.run("lensCorrection", ["image": "photo"], ["strength": .number(0)])
         #expect(off.samples == image.samples)
-        let there = try Self.run("lensCorrection", ["image": "photo"], ["manual": .number(-8), "strength": .number(2)])
+        let there = try Self.run("lensCorrection", ["image": "photo"], ["source": .choice("manual"), "manual": .number(-8), "strength": .number(2)])
         let back = try S.floats(try Self.photo(), S.notebook([
-            S.step("a", "lensCorrection", ["image": "photo"], ["manual": .number(-8), "strength": .number(2)]),
-            S.step("b", "lensCorrection", ["image": "a"], ["manual": .number(-8), "strength": .number(2), "direction": .choice("distort")]),
+            S.step("a", "lensCorrection", ["image": "photo"], ["source": .choice("manual"), "manual": .number(-8), "strength": .number(2)]),
+            S.step("b", "lensCorrection", ["image": "a"], ["source": .choice("manual"), "manual": .number(-8), "strength": .number(2), "direction": .choice("distort")]),
         ]), "b", width: Self.width)
         // Away from the frame's edge (which the correction pushes out), the inverse warp brings the photo back.
         func interiorError(_ b: PixelBuffer) -> Float {

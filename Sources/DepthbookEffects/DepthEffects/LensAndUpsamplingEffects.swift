@@ -2,25 +2,30 @@ import DepthbookEngine
 
 /// Lens distortion correction (2017 "Straighten Up"): the photo made rectilinear with its calibration's
 /// lens distortion (lookup table or coefficients, about the distortion centre), or the inverse warp that
-/// puts the lens's geometry back. Photos without lens calibration (the generated samples) can use a
-/// manual barrel/pincushion amount instead.
+/// puts the lens's geometry back exactly. A photo without lens calibration, or whose calibration describes
+/// a perfect lens, is left exactly as it is, with a note saying why; a manual barrel/pincushion amount is
+/// there to choose.
 struct LensCorrectionEffect: Effect {
     static let direction = Param.choice("direction", "Direction", ["correct", "distort"], default: "correct",
             doc: "correct: make straight lines straight; distort: put the lens's curvature back.")
     static let source = Param.choice("source", "Distortion from", ["auto", "calibration", "manual"], default: "auto",
-            doc: "auto: the photo's calibration when it has lens distortion, else the manual amount.")
+            doc: "auto: the photo's calibration when it has lens distortion, else no warp (a note says why); manual: the amount below.")
     static let strength = Param.number("strength", "Strength", 0...20, default: 1, step: 0.1,
             doc: "Multiplies the distortion (1 = as calibrated; larger to see it; 0 = no warp).")
     static let manual = Param.number("manual", "Manual distortion", -20...20, default: -3, step: 0.1, unit: "%",
             doc: "Radial magnification at the corners for the manual model (negative = barrel).")
+    static let border = Param.choice("border", "Border", ["crop", "edge", "black"], default: "crop",
+            doc: "What shows beyond the photo's frame: crop enlarges just enough that there is none (distort undoes it), edge repeats the nearest edge pixel, black leaves it black.")
     static let description = EffectDescription(
         id: "lensCorrection", title: "Lens distortion",
         summary: "Rectify with the calibration's lens distortion, or re-apply it (the inverse warp).",
         output: .image, inputs: [EffectInput("image", .image)],
-        parameters: [direction.row, source.row, strength.row, manual.row])
+        parameters: [direction.row, source.row, strength.row, manual.row, border.row])
 
     /// Said when the photo's calibration describes its lens as free of distortion (every value zero).
-    static let perfectLensNote = "This photo's calibration describes its lens as free of distortion (every value is zero), so there is nothing to correct: lens correction with the calibration leaves it unchanged, and on auto the manual amount is shown instead."
+    static let perfectLensNote = "This photo's calibration describes its lens as free of distortion (every value is zero), so there is nothing to correct: the photo is left as it is. Choose the manual source to try an amount."
+    /// Said when the photo carries no lens calibration at all.
+    static let noCalibrationNote = "This photo carries no lens calibration, so there is nothing to correct: the photo is left as it is. Choose the manual source to try an amount."
 
     /// The model to warp with, or nil when the photo's own calibration (`calibrated`) says there is nothing
     /// to correct.
@@ -35,6 +40,8 @@ struct LensCorrectionEffect: Effect {
             return m
         case ("auto", let m?) where !perfect:
             return m
+        case ("auto", _):
+            return nil
         default:
             // A quadratic magnification profile from 0 at the centre to the amount at the corners.
             let amount = p[Self.manual] / 100
@@ -47,12 +54,18 @@ struct LensCorrectionEffect: Effect {
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image")
         let calibrated = c.photo.calibration.flatMap { LensDistortionModel($0) }
-        let notes: Set<String> = calibrated?.describesNoDistortion == true && p[Self.source] != "manual" ? [perfectLensNote] : []
+        let notes: Set<String> = switch (calibrated, p[Self.source]) {
+        case (_, "manual"): []
+        case (nil, _): [noCalibrationNote]
+        case (let m?, _) where m.describesNoDistortion: [perfectLensNote]
+        default: []
+        }
         guard p[Self.strength] != 0, let model = try model(p, c, calibrated: calibrated) else {
             return BuiltNode(image, role: .image, notes: notes)
         }
         let direction: LensWarp.Direction = p[Self.direction] == "distort" ? .distort : .correct
-        let warp = try LensWarp(model: model, direction: direction, strength: p[Self.strength])
+        let warp = try LensWarp(model: model, direction: direction, strength: p[Self.strength],
+                                border: LensWarp.Border(rawValue: p[Self.border]) ?? .crop)
         return BuiltNode(try image.applying(warp), role: .image, notes: notes)
     }
 }

@@ -94,17 +94,18 @@ public struct LensDistortionModel: Sendable, Equatable {
     }
 
     /// The rectilinear point the lens moved to `q` (the inverse map): from the inverse description when
-    /// present, else by solving r·(1 + m(r)) = r_q with a few fixed-point steps.
-    public func undistorted(_ q: (x: Double, y: Double), strength: Double = 1) -> (x: Double, y: Double) {
+    /// present (unless `inverting`), else by solving r·(1 + m(r)) = r_q with a few fixed-point steps, which
+    /// undoes `distorted` exactly.
+    public func undistorted(_ q: (x: Double, y: Double), strength: Double = 1, inverting: Bool = false) -> (x: Double, y: Double) {
         let dx = q.x - center.x, dy = q.y - center.y
         let rq = (dx * dx + dy * dy).squareRoot()
         if rq == 0 { return q }
         let s: Double
-        if let inverse {
+        if let inverse, !inverting {
             s = 1 + strength * magnification(inverse, radius: rq)
         } else {
             var r = rq
-            for _ in 0..<20 {
+            for _ in 0..<60 {
                 let next = rq / (1 + strength * magnification(forward, radius: r))
                 if abs(next - r) < 1e-9 { r = next; break }
                 r = next
