@@ -50,6 +50,13 @@ let package = Package(
             name: "CDlibFaces",
             linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas")]
         ),
+        // MODNet, a portrait matting network, run by OpenCV's DNN module (Debian's libopencv-dnn-dev) behind a
+        // small C interface. Debian puts OpenCV's headers under opencv4/, which has no pkg-config module map.
+        .target(
+            name: "CPortraitMatte",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [.linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
+        ),
 
         // Pure Swift: pixels, planes, the photo model, recipes and filters. No C, no I/O, no JSON.
         .target(name: "DepthbookEngine", swiftSettings: swiftSettings),
@@ -57,7 +64,7 @@ let package = Package(
         .target(
             name: "DepthbookCodecs",
             dependencies: [
-                "DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG", "CGif", "CAVCodec", "CDlibFaces",
+                "DepthbookEngine", "CHeif", "CTurboJPEG", "CPNG", "CGif", "CAVCodec", "CDlibFaces", "CPortraitMatte",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -69,7 +69,10 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
                           polarity: d.greyPolarity.map { $0.brighterIsNearer ? "brighterNearer" : "brighterFarther" },
                           polarityDetected: d.greyPolarity?.detected)
         }
-        mattes = photo.mattes.isEmpty ? nil : photo.mattes.map { MatteFacts(kind: $0.kind.rawValue, width: $0.plane.width, height: $0.plane.height) }
+        // The learned person matte is listed as a matte of its own kind, so the page shows it as `photo.personMatte`.
+        let listed = photo.mattes.map { MatteFacts(kind: $0.kind.rawValue, width: $0.plane.width, height: $0.plane.height) }
+            + (photo.personMatte.map { [MatteFacts(kind: "personMatte", width: $0.width, height: $0.height)] } ?? [])
+        mattes = listed.isEmpty ? nil : listed
         if let c = photo.calibration {
             calibration = Calibration(referenceWidth: c.referenceWidth, referenceHeight: c.referenceHeight, fx: c.fx, fy: c.fy,
                                       cx: c.cx, cy: c.cy, lensDistortion: c.hasLensDistortion,

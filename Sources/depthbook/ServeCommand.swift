@@ -1,4 +1,5 @@
 import ArgumentParser
+import DepthbookCodecs
 import DepthbookServer
 import Dispatch
 import Foundation
@@ -125,8 +126,15 @@ struct ServeCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "depthbook.serve")
+        var personMatter: PersonMatter?
+        switch PersonMatteSetup.open(env) {
+        case .success(let matter): personMatter = matter
+        case .failure(let problem):
+            // One line, and the server goes on: every effect still takes its subject from depth.
+            logger.warning("no learned person matte, subjects come from depth alone: \(problem)")
+        }
         let backend = try EffectsBackend(dataDirectory: config.dataDirectory, samplesDirectory: samples ?? env["DEPTHBOOK_SAMPLES"],
-                                         sharedCacheBytes: config.memoryBudget.cacheBytes)
+                                         sharedCacheBytes: config.memoryBudget.cacheBytes, personMatter: personMatter)
         let server: StudioServer
         do {
             server = try StudioServer(configuration: config, backend: backend, version: DepthbookVersion.string)

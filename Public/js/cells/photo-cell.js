@@ -13,6 +13,7 @@ import { FactsList } from '../widgets/facts-list.js';
 const PLANE_TITLES = {
     image: 'Image', disparity: 'Disparity (colour map)', subject: 'Subject (from depth)', portraitEffectsMatte: 'Portrait matte', skin: 'Skin matte',
     hair: 'Hair matte', teeth: 'Teeth matte', glasses: 'Glasses matte', sky: 'Sky matte',
+    personMatte: 'Person matte (learned)',
 };
 
 export class PhotoCell extends HTMLElement {

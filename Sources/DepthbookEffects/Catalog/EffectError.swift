@@ -57,6 +57,7 @@ public enum EffectError: Error, Equatable, Sendable, CustomStringConvertible {
         case "photo.disparity", "photo.depth":
             return "it was taken without depth: add a depth map (an image where brighter is nearer) with the photo cell's depth-map upload"
         case "photo.portraitEffectsMatte": return "portrait mattes come only with people in portrait mode"
+        case "photo.personMatte": return "the learned person matte needs its model files (scripts/install-models.sh) and a photo without a portrait matte"
         case "photo.skin", "photo.hair", "photo.teeth", "photo.glasses", "photo.sky":
             return "semantic mattes come only with portrait captures of people"
         default: return "not in this file"

@@ -21,11 +21,19 @@ enum SubjectPlane {
                                     id: key.description))
     }
 
-    /// The subject mask at the image's size, its edges on the photo's.
+    /// The subject mask at the image's size, its edges on the photo's: the learned person matte's regions that
+    /// depth agrees are the subject (`SubjectFusion`) when there are any, else the region from depth.
     static func mask(_ c: EffectContext) throws -> Node {
-        try EdgeFit.fitted(try region(c), c)
+        if let fused = try SubjectFusion.fused(c) { return try EdgeFit.fitted(fused, c) }
+        return try EdgeFit.fitted(try region(c), c)
     }
 
-    /// What the page says once when a portrait matte was stood in for.
+    /// What the page says once when a portrait matte was stood in for, by what stood in.
+    static func note(_ c: EffectContext) -> String {
+        (try? SubjectFusion.fused(c)) != nil ? learnedNote : note
+    }
+
+    static let learnedNote = "This photo has no portrait matte: the subject mask is the learned person matte (photo.personMatte) where its depth agrees the person is in front."
+
     static let note = "This photo has no portrait matte: the subject mask comes from its depth (photo.subject: the region around the face, or the large near region nearest the centre, fitted to the photo's edges)."
 }

@@ -4,9 +4,10 @@ import DepthbookEngine
 /// `photo.skin`…). The one place these names are spelled out.
 public enum PhotoReferences {
     /// Every reference to the photo a notebook may use (the page gets this list in `hello`).
-    /// `photo.subject` is the subject mask the renderer makes from depth (present whenever depth is).
+    /// `photo.subject` is the subject mask the renderer makes from depth (present whenever depth is), with the
+    /// learned `photo.personMatte` when there is one.
     public static let all: [String] = ["photo", "photo.image", "photo.depth", "photo.disparity", "photo.subject"]
-        + MatteKind.allCases.map { "photo.\($0.rawValue)" }
+        + MatteKind.allCases.map { "photo.\($0.rawValue)" } + ["photo.personMatte"]
 
     /// The cell (or `photo`) a reference reads from: `mask` for `mask`, `photo` for `photo.skin`.
     public static func head(_ reference: String) -> String {

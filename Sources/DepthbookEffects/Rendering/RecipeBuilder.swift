@@ -87,6 +87,12 @@ struct RecipeBuilder {
         case "subject":
             guard photo.depth != nil else { throw EffectError.missingPlane(reference) }
             return BuiltNode(try SubjectPlane.mask(context), role: .mask)
+        case "personMatte":
+            guard let matte = photo.personMatte else { throw EffectError.missingPlane(reference) }
+            // It covers the whole photo (the network's input was stretched a little to its shape): it stands
+            // where the image is, as a depth map does.
+            let source = try PlaneSource(matte, id: "personMatte:\(context.photoID)", stretchedTo: PixelSize(width: photo.width, height: photo.height))
+            return BuiltNode(try Node(source), role: .mask)
         case "disparity", "depth":
             guard photo.depth != nil else { throw EffectError.missingPlane(reference) }
             let kind: DepthKind = name == "depth" ? .depth : .disparity
@@ -98,7 +104,7 @@ struct RecipeBuilder {
             }
             if photo.matte(kind) == nil, kind == .portraitEffectsMatte, photo.depth != nil {
                 // The person effects need only a subject mask: without the matte, one from depth stands in.
-                notes.insert(SubjectPlane.note)
+                notes.insert(SubjectPlane.note(context))
                 return BuiltNode(try SubjectPlane.mask(context), role: .mask)
             }
             guard photo.matte(kind) != nil else { throw EffectError.missingPlane(reference) }

@@ -26,6 +26,10 @@ public struct Photo: Sendable {
     public var colorSpace: String
     public var depth: DepthData?
     public var mattes: [Matte]
+    /// A learned subject matte (0...1) covering the whole upright photo at the network's own resolution
+    /// (about 512 × 672), made by a segmentation network when the file carries no portrait matte. Nil when no
+    /// network ran; the effects then take the subject from depth alone.
+    public var personMatte: FloatPlane? = nil
     public var faces: [FaceRegion]
     public var auxiliary: [AuxiliaryImageInfo]
     /// Raw EXIF and XMP of the primary image, kept so a re-written file loses nothing.

@@ -13,10 +13,14 @@ public struct EffectsBackend: StudioBackend {
     /// What every open photo's cache together may keep (the server's memory budget sets it).
     public let cacheBudget: CacheBudget
 
+    /// The learned person matte's network, when its weights loaded; nil: subjects from depth alone.
+    let personMatter: PersonMatter?
+
     /// `samplesDirectory` (default: `samples` in the data directory) may be shared by several servers: each
     /// sample is written whole under its final name, and one that is there is only read.
     public init(dataDirectory: String, samplesDirectory: String? = nil, cacheBytes: Int = 256 << 20,
-                sharedCacheBytes: Int = 384 << 20) throws {
+                sharedCacheBytes: Int = 384 << 20, personMatter: PersonMatter? = nil) throws {
+        self.personMatter = personMatter
         self.cacheBytes = min(cacheBytes, sharedCacheBytes)
         cacheBudget = CacheBudget(limit: sharedCacheBytes)
         uploads = try UploadStore(directory: dataDirectory + "/uploads")
@@ -71,10 +75,23 @@ public struct EffectsBackend: StudioBackend {
         return prepare(photo, as: reference)
     }
 
+    /// The photo as the sessions share it. The person matte is made here, once per decoded photo (the photo
+    /// cache keeps it with the photo), before any render asks for it; when the network fails the photo goes on
+    /// without it and its subject comes from depth. Bundled samples are left alone: they are generated scenes
+    /// whose people carry their own mattes (the table has nobody).
     public func prepare(_ photo: Photo, as reference: PhotoReference) -> LoadedPhoto {
-        LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
-                    renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget,
-                                              uploads: StoredUploads(store: uploads)))
+        var photo = photo
+        if let matter = personMatter, !Self.isSample(reference), let matted = try? matter.withPersonMatte(photo) {
+            photo = matted
+        }
+        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
+                           renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget,
+                                                     uploads: StoredUploads(store: uploads)))
+    }
+
+    private static func isSample(_ reference: PhotoReference) -> Bool {
+        if case .sample = reference { return true }
+        return false
     }
 
     public func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?,

@@ -56,7 +56,7 @@ public struct LoadedPhoto: Sendable {
 
     /// The decoded planes' bytes: what keeping this photo in memory costs.
     public var byteCount: Int {
-        let planes = (photo.depth.map { [$0.map] } ?? []) + photo.mattes.map(\.plane)
+        let planes = (photo.depth.map { [$0.map] } ?? []) + photo.mattes.map(\.plane) + (photo.personMatte.map { [$0] } ?? [])
         return photo.image.samples.count + planes.reduce(0) { $0 + $1.samples.count * MemoryLayout<Float>.stride }
     }
 }

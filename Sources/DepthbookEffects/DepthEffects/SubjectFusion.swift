@@ -1,0 +1,102 @@
+import DepthbookEngine
+
+/// `photo.subject` on a photo with a learned person matte and no portrait matte of its own: the matte decides the
+/// edge, depth decides which of its regions are the subject. A network mattes every person and pet it sees; depth
+/// alone cannot tell a person from the chair at the same distance. So the matte's connected regions (cut at 0.5)
+/// that lie mostly inside depth's subject region (`SubjectPlane.region`: the near side, around the face) are kept,
+/// with the matte's own soft alpha, and the rest (someone further back, a poster) is dropped.
+enum SubjectFusion {
+    /// The share of a matte region that must lie on depth's near side to count as the subject. A third, not a
+    /// half: depth's region is coarse and its cut may run through a seated person's lap.
+    static let agreement = 1.0 / 3.0
+    /// How far (in the matte's pixels) the soft fringe around a kept region is kept: the matte falls from 0.5 to
+    /// 0 within about two pixels at 512 px; hair's halo within three.
+    static let fringe = 3
+
+    /// The fused subject at the matte's resolution, nil when the photo has no person matte, or depth agrees with
+    /// none of its regions (the effects then take the subject from depth alone). Found once per photo.
+    static func fused(_ c: EffectContext) throws -> Node? {
+        guard let matte = c.photo.personMatte, c.photo.matte(.portraitEffectsMatte) == nil else { return nil }
+        let matteNode = try Node(PlaneSource(matte, id: "personMatte:\(c.photoID)"))
+        let regionNode = try SubjectPlane.region(c)
+        let key = NodeKey("personSubject agreement=\(agreement) fringe=\(fringe)", inputs: [matteNode.key, regionNode.key])
+        let kept = try c.statistics.kept(key) {
+            let region = try c.native(regionNode)
+            let samples = fuse(matte: matte, region: FloatPlane(width: region.width, height: region.height, channels: 1, samples: region.samples))
+            // An empty buffer says "no agreement" to later calls without running the search again.
+            return PixelBuffer(region: PixelRect(x: 0, y: 0, width: samples == nil ? 1 : matte.width, height: samples == nil ? 1 : matte.height),
+                               channels: 1, samples: samples ?? [-1])
+        }
+        guard kept.width == matte.width, kept.height == matte.height else { return nil }
+        return try Node(PlaneSource(FloatPlane(width: kept.width, height: kept.height, channels: 1, samples: kept.samples), id: key.description))
+    }
+
+    /// The matte kept over its regions that `region` (1 inside, any resolution, covering the same frame) agrees
+    /// are the subject, and over the soft fringe within `fringe` pixels of them; 0 elsewhere. Nil when no region
+    /// is kept.
+    static func fuse(matte: FloatPlane, region: FloatPlane) -> [Float]? {
+        let w = matte.width, h = matte.height
+        guard w > 0, h > 0, region.width > 0, region.height > 0 else { return nil }
+        // 4-connected regions of the matte at 0.5; label 0 is outside every region.
+        var label = [Int32](repeating: 0, count: w * h)
+        var areas: [Int] = [0], agreeing: [Int] = [0]
+        var stack: [Int] = []
+        for start in 0..<(w * h) where label[start] == 0 && matte.samples[start] >= 0.5 {
+            let id = Int32(areas.count)
+            var area = 0, inside = 0
+            label[start] = id
+            stack.append(start)
+            while let i = stack.popLast() {
+                let x = i % w, y = i / w
+                area += 1
+                let rx = min(region.width - 1, (2 * x + 1) * region.width / (2 * w))
+                let ry = min(region.height - 1, (2 * y + 1) * region.height / (2 * h))
+                if region.samples[ry * region.width + rx] > 0.5 { inside += 1 }
+                func visit(_ n: Int) {
+                    guard label[n] == 0, matte.samples[n] >= 0.5 else { return }
+                    label[n] = id
+                    stack.append(n)
+                }
+                if x > 0 { visit(i - 1) }
+                if x + 1 < w { visit(i + 1) }
+                if y > 0 { visit(i - w) }
+                if y + 1 < h { visit(i + w) }
+            }
+            areas.append(area)
+            agreeing.append(inside)
+        }
+        let keep = zip(areas, agreeing).map { $0 > 0 && Double($1) >= agreement * Double($0) }
+        guard keep.contains(true) else { return nil }
+        // Pixels of kept regions, grown by `fringe` (a square window, rows then columns) to take in their soft edge.
+        var near = label.map { keep[Int($0)] ? Float(1) : 0 }
+        near = dilated(near, width: w, height: h, radius: fringe)
+        var out = [Float](repeating: 0, count: w * h)
+        for i in 0..<(w * h) where near[i] > 0 {
+            // Another region's own pixels stay out even within the fringe: it is not the subject.
+            let l = Int(label[i])
+            out[i] = l == 0 || keep[l] ? min(1, max(0, matte.samples[i])) : 0
+        }
+        return out
+    }
+
+    /// The maximum over a (2·radius + 1)² window, edges clamped.
+    static func dilated(_ plane: [Float], width w: Int, height h: Int, radius r: Int) -> [Float] {
+        var rows = plane
+        for y in 0..<h {
+            for x in 0..<w {
+                var m: Float = 0
+                for dx in max(0, x - r)...min(w - 1, x + r) { m = max(m, plane[y * w + dx]) }
+                rows[y * w + x] = m
+            }
+        }
+        var out = rows
+        for y in 0..<h {
+            for x in 0..<w {
+                var m: Float = 0
+                for dy in max(0, y - r)...min(h - 1, y + r) { m = max(m, rows[dy * w + x]) }
+                out[y * w + x] = m
+            }
+        }
+        return out
+    }
+}
