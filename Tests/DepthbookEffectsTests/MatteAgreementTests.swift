@@ -22,7 +22,8 @@ struct MatteAgreementTests {
 
     /// Mean |a − b| over the pixels within `band` pixels (Euclidean) of the matte's edge, where the matte
     /// cut at 0.5 changes between 4-neighbours.
-    static func edgeError(_ mask: PixelBuffer, matte: PixelBuffer, band: Double) -> Double {
+    static func edgeError(_ mask: PixelBuffer, matte: PixelBuffer, band: Double, reference: PixelBuffer? = nil) -> Double {
+        let reference = reference ?? matte
         let w = matte.width, h = matte.height
         let inside = matte.samples.map { $0 >= 0.5 }
         var near = [Bool](repeating: false, count: w * h)
@@ -41,7 +42,7 @@ struct MatteAgreementTests {
         }
         var sum = 0.0, count = 0.0
         for i in 0..<(w * h) where near[i] {
-            sum += abs(Double(mask.samples[i]) - Double(matte.samples[i]))
+            sum += abs(Double(mask.samples[i]) - Double(reference.samples[i]))
             count += 1
         }
         return count > 0 ? sum / count : 0
@@ -58,30 +59,33 @@ struct MatteAgreementTests {
         return either > 0 ? both / either : 1
     }
 
-    /// The depth-threshold notebook's `feathered` mask, at its defaults, differs from the portrait matte by at
-    /// most 0.08 on average within 2 % of the width of the matte's edge. Not met (issue 26, item 1), and on the
-    /// HEIC not meetable short of the matte's own soft values: the matte is soft across 29–32 % of that band
-    /// (hair, and the chair behind the head at 0.3–0.6), so the matte's own cut at 0.5, the best a cut can be, is
-    /// already 0.097–0.100 off it (printed as `cut`; that cut blurred by 2 px, 0.085 HEIC, 0.074 JPEG). Fitting the mask to the
-    /// photo's edges moves it a pixel or two; the depth map's edge lies several of its pixels off the matte's.
-    /// The figures are printed; the test holds what was bought.
+    /// The depth-threshold notebook's `feathered` mask, at its defaults, differs from the portrait matte
+    /// feathered the same way (the notebook's feather step on the matte: same radius, soft edge inside) by at
+    /// most 0.08 on average within 2 % of the width of the matte's edge (issue 36's measure; before the feather
+    /// kept its soft edge inside, the raw matte was the reference). Not met on the HEIC: the matte is soft across
+    /// 29–32 % of that band (hair, and the chair behind the head at 0.3–0.6), which a mask from depth does not
+    /// reproduce; the figures are printed, with the matte's own cut at 0.5 against the raw matte (`cut`) for
+    /// scale, and the test holds what was bought.
     @Test(arguments: files)
     func featheredMaskFollowsTheMatte(file: String) throws {
         let photo = try PhotoReader.read(contentsOf: SharedPhotos.path(file))
-        let notebook = try Self.notebook("depth-threshold")
+        var notebook = try Self.notebook("depth-threshold")
+        let feather = try #require(notebook.cells.first { $0.id == "feathered" })
+        notebook.cells.append(Cell(id: "matte-feathered", kind: .step, effect: "feather",
+                                   inputs: ["mask": "photo.portraitEffectsMatte"], params: feather.params))
         let mask = try S.floats(photo, notebook, "feathered", width: Self.width)
         let matte = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: Self.width)
-        let error = Self.edgeError(mask, matte: matte, band: 0.02 * Double(Self.width))
+        let reference = try S.floats(photo, notebook, "matte-feathered", width: Self.width)
+        let band = 0.02 * Double(Self.width)
+        let error = Self.edgeError(mask, matte: matte, band: band, reference: reference)
         var cut = matte
         cut.samples = matte.samples.map { $0 >= 0.5 ? 1 : 0 }
-        let cutError = Self.edgeError(cut, matte: matte, band: 0.02 * Double(Self.width))
-        print("matte-edge \(file) feathered mean-abs=\(String(format: "%.4f", error)) cut=\(String(format: "%.4f", cutError))")
-        #expect(cutError > 0.08, "\(file): the matte's own cut is within the bound; the bound is meetable by a cut")
+        let cutError = Self.edgeError(cut, matte: matte, band: band)
+        print("matte-edge \(file) feathered-vs-feathered-matte mean-abs=\(String(format: "%.4f", error)) cut=\(String(format: "%.4f", cutError))")
         withKnownIssue("the depth map's edge is several of its pixels off the matte's (issue 26, item 1)", isIntermittent: true) {
-            #expect(error <= 0.08, "\(file): the feathered mask is \(error) off the matte near its edge")
+            #expect(error <= 0.08, "\(file): the feathered mask is \(error) off the feathered matte near its edge")
         }
-        // What the guided fit and the valley above the cut already bought (before: 0.230 and 0.142).
-        #expect(error <= 0.20, "\(file): the feathered mask is \(error) off the matte near its edge")
+        #expect(error <= 0.20, "\(file): the feathered mask is \(error) off the feathered matte near its edge")
     }
 
     /// `photo.subject`, made from depth on the photo with its mattes taken away, covers the portrait matte

@@ -18,7 +18,7 @@ struct FaceDepthMaskEffect: Effect {
             doc: "For relative depth: the cut lies this fraction of the face's disparity below it.")
     static let blur = Param.number("blur", "Blur", 0...200, default: 16, step: 0.5, unit: "px", doc: "Gaussian sigma of the transition, full-resolution pixels.")
     static let gamma = Param.number("gamma", "Gamma", 0.1...5, default: 1, step: 0.05, doc: "Above 1 narrows the foreground; below 1 widens it into a halo.")
-    static let parameters: [EffectParameter] = [source.row, point.row, margin.row, relativeMargin.row, blur.row, gamma.row]
+    static let parameters: [EffectParameter] = [source.row, point.row, margin.row, relativeMargin.row, blur.row, FeatherEffect.edge.row, gamma.row]
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let input = try inputs.built("disparity")
@@ -48,7 +48,8 @@ struct FaceDepthMaskEffect: Effect {
         // blurred first and enlarged after, which left the edge a few pixels off: the glasses' temples were cut);
         // the blur and gamma then shape the transition on the right edge.
         var mask = try EdgeFit.fitted(try Primitives.threshold(input.node, cut, keepBelow: keepBelow), c)
-        mask = try Primitives.feather(mask, sigma: c.nativePixels(p[Self.blur], for: mask))
+        mask = try Primitives.feather(mask, sigma: c.nativePixels(p[Self.blur], for: mask),
+                                      edge: .init(rawValue: p[FeatherEffect.edge]) ?? .inside)
         mask = try Primitives.gamma(mask, p[Self.gamma])
         return BuiltNode(mask, role: .mask, marker: cut)
     }

@@ -83,16 +83,18 @@ struct ClosingEffect: Effect {
 struct FeatherEffect: Effect {
     static let radius = Param.number("radius", "Radius", 0...200, default: 12, step: 0.5, unit: "px",
             doc: "Gaussian sigma in full-resolution pixels (0 keeps the hard edge).")
+    static let edge = Param.choice("edge", "Soft edge", ["inside", "centred"], default: "inside",
+            doc: "inside: the transition lies within the mask, so nothing of the foreground glows past its edge; centred: the blur spreads both ways, as in the talk.")
     static let description = EffectDescription(
         id: "feather", title: "Feather",
         summary: "Gaussian blur of a mask so the transition from foreground to background is soft.",
         output: .plane, inputs: [EffectInput("mask", .plane)],
-        parameters: [radius.row])
+        parameters: [radius.row, edge.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let mask = try inputs.built("mask")
         let sigma = c.nativePixels(p[Self.radius], for: mask.node)
-        return BuiltNode(try Primitives.feather(mask.node, sigma: sigma), role: .mask)
+        return BuiltNode(try Primitives.feather(mask.node, sigma: sigma, edge: .init(rawValue: p[Self.edge]) ?? .inside), role: .mask)
     }
 }
 
@@ -121,7 +123,7 @@ struct DepthThresholdEffect: Effect {
         id: "depthThreshold", title: "Depth threshold mask",
         summary: "Threshold the disparity at a percentile, close the islands, feather the edge: a foreground mask.",
         output: .plane, inputs: [EffectInput("disparity", .plane)],
-        parameters: ThresholdEffect.description.parameters + [closing.row, feather.row])
+        parameters: ThresholdEffect.description.parameters + [closing.row, feather.row, FeatherEffect.edge.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let cut = try ThresholdEffect.build(inputs.renamed(["input": "disparity"]),
@@ -130,7 +132,8 @@ struct DepthThresholdEffect: Effect {
         // fitted to the photo's edges, and feathered there, so the feather is smooth at any render size.
         let closed = try Primitives.closing(cut.node, radius: c.nativePixels(p[Self.closing], for: cut.node))
         let resized = try EdgeFit.fitted(closed, c)
-        let feathered = try Primitives.feather(resized, sigma: c.nativePixels(p[Self.feather], for: resized))
+        let feathered = try Primitives.feather(resized, sigma: c.nativePixels(p[Self.feather], for: resized),
+                                               edge: .init(rawValue: p[FeatherEffect.edge]) ?? .inside)
         return BuiltNode(feathered, role: .mask, marker: cut.marker, chosen: cut.chosen)
     }
 }

@@ -16,9 +16,18 @@ enum Primitives {
         sigma <= 0 ? node : try node.applying(GaussianBlur(sigma: sigma))
     }
 
-    /// A feathered mask: Gaussian blur, then clamped back into 0...1 (the sum of weights may round above 1).
-    static func feather(_ mask: Node, sigma: Double) throws -> Node {
-        sigma <= 0 ? mask : try gaussianBlur(mask, sigma: sigma).applying(ClampUnit())
+    /// Where a feathered mask's soft edge lies: inside the mask (nothing spreads past its edge, so a treated
+    /// foreground does not glow into the background), or centred on the edge, as the talks' blur does.
+    enum FeatherEdge: String {
+        case inside, centred
+    }
+
+    /// A feathered mask: Gaussian blur, then clamped back into 0...1 (the sum of weights may round above 1),
+    /// its ramp moved inside the edge unless `edge` is `.centred`.
+    static func feather(_ mask: Node, sigma: Double, edge: FeatherEdge = .inside) throws -> Node {
+        guard sigma > 0 else { return mask }
+        let blurred = try gaussianBlur(mask, sigma: sigma)
+        return edge == .inside ? try blurred.applying(FeatherInside()) : try blurred.applying(ClampUnit())
     }
 
     static func discBlur(_ node: Node, radius: Double) throws -> Node {

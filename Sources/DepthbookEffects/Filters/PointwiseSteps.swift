@@ -54,3 +54,21 @@ struct ClampUnit: PointwiseFilter {
         for i in 0..<count { output[i] = min(1, max(0, inputs[0][i])) }
     }
 }
+
+/// A blurred mask's ramp moved inside its edge: 2·x − 1, clamped to 0...1. Blurring a mask puts its 0.5 line on
+/// the edge and spreads the rest outward, so a treated foreground glowed a few pixels into the background; after
+/// this the mask is 0 from the edge outward and rises over the same width inward.
+struct FeatherInside: PointwiseFilter {
+    static let info = FilterInfo(name: "featherInside", coreImageName: nil, summary: "A blurred mask's soft edge kept inside it: clamp(2x − 1).")
+    var parameterKey: String { "" }
+
+    func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
+        try expect(inputs, [.plane])
+        return .plane
+    }
+
+    func apply(inputs: [UnsafePointer<Float>], inputChannels: [Int], output: UnsafeMutablePointer<Float>,
+               outputChannels: Int, count: Int) {
+        for i in 0..<count { output[i] = min(1, max(0, 2 * inputs[0][i] - 1)) }
+    }
+}
