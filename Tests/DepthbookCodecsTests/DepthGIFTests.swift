@@ -62,4 +62,20 @@ struct DepthGIFTests {
         let whole = try GIFEncoder.encode(frames: Self.frames(3, width: 20, height: 20))
         #expect(throws: PhotoError.self) { try GIFDecoder.decode(Array(whole.prefix(whole.count / 2))) }
     }
+
+    /// A header of a few bytes claiming a 60000 × 60000 canvas is refused before any frame is read.
+    @Test func aCanvasOverThePixelLimitIsRefusedFromItsHeader() throws {
+        // GIF89a, logical screen 60000 × 60000 (little-endian), no colour table, then the trailer.
+        let bomb: [UInt8] = Array("GIF89a".utf8) + [0x60, 0xEA, 0x60, 0xEA, 0x00, 0x00, 0x00, 0x3B]
+        #expect { try GIFDecoder.decode(bomb) } throws: { error in
+            guard case PhotoError.tooLarge(let what) = error else { return false }
+            return what.contains("canvas is 60000×60000 pixels")
+        }
+        // Under the limit, the same header gets as far as giflib, which finds no image in it.
+        let small: [UInt8] = Array("GIF89a".utf8) + [0x04, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x3B]
+        #expect { try GIFDecoder.decode(small) } throws: { error in
+            guard case PhotoError.corrupt = error else { return false }
+            return true
+        }
+    }
 }

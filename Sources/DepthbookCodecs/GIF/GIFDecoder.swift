@@ -14,18 +14,29 @@ public enum GIFDecoder {
         public var loopCount: Int?
     }
 
-    public static func decode(_ bytes: [UInt8]) throws -> Animation {
+    /// The most bytes of decoded frames one GIF may come to (each frame is the whole canvas): 120 frames of our
+    /// own largest export, 2048 × 1536, are 1.1 GB.
+    public static let maxDecodedBytes = 1_200_000_000
+
+    /// Refuses a canvas over `limits`' pixels before giflib reads the frames (a header of a few bytes can claim
+    /// 65535 × 65535), and frames that would come to more than `maxDecodedBytes`.
+    public static func decode(_ bytes: [UInt8], limits: DecodeLimits = .default) throws -> Animation {
         guard !bytes.isEmpty else { throw PhotoError.empty }
+        try limits.check(byteCount: bytes.count)
         let source = GIFByteSource(bytes)
         let box = Unmanaged.passRetained(source)
         defer { box.release() }
         var error: Int32 = 0
         guard let gif = DGifOpen(box.toOpaque(), gifRead, &error) else { throw failure("opening", error) }
         defer { DGifCloseFile(gif, &error) }
+        try limits.check(width: Int(gif.pointee.SWidth), height: Int(gif.pointee.SHeight), what: "the GIF's canvas")
         guard DGifSlurp(gif) == GIF_OK else { throw failure("reading", gif.pointee.Error) }
         let g = gif.pointee
         let width = Int(g.SWidth), height = Int(g.SHeight)
-        guard width > 0, height > 0, width * height <= 100_000_000 else { throw PhotoError.corrupt("GIF canvas \(width)×\(height)") }
+        let frameBytes = width * height * 3
+        guard Int(g.ImageCount) <= maxDecodedBytes / frameBytes else {
+            throw PhotoError.tooLarge("the GIF's \(g.ImageCount) frames of \(width)×\(height) would decode to more than \(maxDecodedBytes >> 20) MB")
+        }
         var canvas = [UInt8](repeating: 0, count: width * height * 3)
         var frames: [RGBImage8] = [], delays: [Int] = []
         var loopCount: Int?
