@@ -62,38 +62,34 @@ struct SoftEdgeGlowTests {
         return changed
     }
 
+    /// The glow of `notebook`'s result on `file` with the soft edge of `maskCell` inside and centred, the hard
+    /// cut blending `foreground` over `background` on Apple's matte; printed as one line.
+    static func glowFigures(_ file: String, notebook name: String, maskCell: String, foreground: String,
+                            background: String) throws -> (inside: Double, centred: Double) {
+        let photo = try PhotoReader.read(contentsOf: SharedPhotos.path(file))
+        let notebook = try MatteAgreementTests.notebook(name)
+        let matte = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: width)
+        let ring = ring(matte, near: 2, far: 10)
+        let front = try S.floats(photo, notebook, foreground, width: width)
+        let back = try S.floats(photo, notebook, background, width: width)
+        let figures = try ["inside", "centred"].map { edge in
+            let result = try S.floats(photo, with(notebook, cell: maskCell, edge: edge), "result", width: width)
+            return glow(result: result, foreground: front, background: back, matte: matte, ring: ring)
+        }
+        print("glow \(name) \(file): ring 2-10 px outside the matte, mean |result - hard cut| inside=\(figures[0]) centred=\(figures[1]) levels")
+        return (figures[0], figures[1])
+    }
+
     @Test(arguments: MatteAgreementTests.files)
     func theDepthThresholdResultDoesNotGlow(file: String) throws {
-        let photo = try PhotoReader.read(contentsOf: SharedPhotos.path(file))
-        let notebook = try MatteAgreementTests.notebook("depth-threshold")
-        let matte = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: Self.width)
-        let ring = Self.ring(matte, near: 2, far: 10)
-        let foreground = try S.floats(photo, notebook, "foreground", width: Self.width)
-        let dark = try S.floats(photo, notebook, "dark", width: Self.width)
-        var figures: [String: Double] = [:]
-        for edge in ["inside", "centred"] {
-            let result = try S.floats(photo, Self.with(notebook, cell: "feathered", edge: edge), "result", width: Self.width)
-            figures[edge] = Self.glow(result: result, foreground: foreground, background: dark, matte: matte, ring: ring)
-        }
-        print("glow depth-threshold \(file): ring 2-10 px outside the matte, mean |result - hard cut| inside=\(figures["inside"]!) centred=\(figures["centred"]!) levels")
-        #expect(figures["inside"]! <= 4, "\(file): the result glows \(figures["inside"]!) levels past the subject")
-        #expect(figures["inside"]! < figures["centred"]!, "the soft edge inside glows less than the talk's")
+        let glow = try Self.glowFigures(file, notebook: "depth-threshold", maskCell: "feathered", foreground: "foreground", background: "dark")
+        #expect(glow.inside <= 4, "\(file): the result glows \(glow.inside) levels past the subject")
+        #expect(glow.inside < glow.centred, "the soft edge inside glows less than the talk's")
     }
 
     @Test(arguments: MatteAgreementTests.files)
     func backdropDoesNotGlow(file: String) throws {
-        let photo = try PhotoReader.read(contentsOf: SharedPhotos.path(file))
-        let notebook = try MatteAgreementTests.notebook("backdrop")
-        let matte = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: Self.width)
-        let ring = Self.ring(matte, near: 2, far: 10)
-        let image = try S.floats(photo, notebook, "photo", width: Self.width)
-        let scenery = try S.floats(photo, notebook, "scenery", width: Self.width)
-        var figures: [String: Double] = [:]
-        for edge in ["inside", "centred"] {
-            let result = try S.floats(photo, Self.with(notebook, cell: "mask", edge: edge), "result", width: Self.width)
-            figures[edge] = Self.glow(result: result, foreground: image, background: scenery, matte: matte, ring: ring)
-        }
-        print("glow backdrop \(file): ring 2-10 px outside the matte, mean |result - hard cut| inside=\(figures["inside"]!) centred=\(figures["centred"]!) levels")
-        #expect(figures["inside"]! < figures["centred"]!, "the soft edge inside glows less than the talk's")
+        let glow = try Self.glowFigures(file, notebook: "backdrop", maskCell: "mask", foreground: "photo", background: "scenery")
+        #expect(glow.inside < glow.centred, "the soft edge inside glows less than the talk's")
     }
 }
