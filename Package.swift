@@ -40,6 +40,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // giflib has no pkg-config file: the module map links "gif" itself.
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
+        // glibc's <malloc.h>: how much of the heap is free, and giving it back.
+        .systemLibrary(name: "CMalloc"),
         // FFmpeg's libraries for H.264 in MP4; the module map links all four (one pkg-config name gives the headers).
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
@@ -82,7 +84,7 @@ let package = Package(
             name: "DepthbookServer",
             dependencies: [
                 "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "DepthbookMessages",
-                "CWebSockets",
+                "CWebSockets", "CMalloc",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

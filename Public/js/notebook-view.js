@@ -27,7 +27,20 @@ export class NotebookView extends HTMLElement {
         this.store = store;
         this.collapsed = new Set(store.load().collapsed ?? []);
         session.addEventListener('notebook', (event) => this.render(event.detail?.force));
+        session.addEventListener('photo', () => this.showPhotoFacts());
         return this;
+    }
+
+    /** The photo's facts changed under the same notebook: only the photo cells show them anew (rebuilding every
+     * cell would move the page and take the focus from whoever is typing). */
+    showPhotoFacts() {
+        const { notebook, photo } = this.session;
+        if (!notebook || this.structure === undefined) return;
+        for (const element of this.querySelectorAll('db-photo-cell')) {
+            const cell = notebook.cells?.find((candidate) => candidate.id === element.closest('db-cell')?.dataset.cell);
+            if (cell) element.attach(this.session, cell);
+        }
+        this.structure = structureOf(notebook, photo);
     }
 
     /** Re-renders the cells, unless only parameter values changed: then the controls just show the new values. */

@@ -12,6 +12,9 @@ public enum StudioEvent: Sendable, Equatable {
     case waiting(Waiting)
     /// The editor's notebook (and photo) as it now is, for the pages watching the session.
     case notebook(NotebookChange)
+    /// The open photo gained a plane made after it opened (the learned person matte): its facts as they now are.
+    /// Frames sent before it are of the photo without it; the page asks for its cells again.
+    case photo(PhotoChange)
 
     public struct CellError: Sendable, Equatable, Codable {
         public var cell: String
@@ -60,6 +63,15 @@ public enum StudioEvent: Sendable, Equatable {
         }
     }
 
+    public struct PhotoChange: Sendable, Equatable, Codable {
+        /// The photo's facts, as `openPhoto` returns them.
+        public var photo: JSONValue
+
+        public init(photo: JSONValue) {
+            self.photo = photo
+        }
+    }
+
     /// The event's name on the wire.
     public var name: String {
         switch self {
@@ -67,6 +79,7 @@ public enum StudioEvent: Sendable, Equatable {
         case .progress: "progress"
         case .waiting: "waiting"
         case .notebook: "notebook"
+        case .photo: "photo"
         }
     }
 
@@ -88,6 +101,7 @@ public enum StudioEvent: Sendable, Equatable {
         case "progress": return (try? decoder.decode(Progress.self, from: data)).map(StudioEvent.progress)
         case "waiting": return (try? decoder.decode(Waiting.self, from: data)).map(StudioEvent.waiting)
         case "notebook": return (try? decoder.decode(NotebookChange.self, from: data)).map(StudioEvent.notebook)
+        case "photo": return (try? decoder.decode(PhotoChange.self, from: data)).map(StudioEvent.photo)
         default: return nil
         }
     }
@@ -112,6 +126,7 @@ public enum StudioEvent: Sendable, Equatable {
             case .progress(let body): try body.encode(to: encoder)
             case .waiting(let body): try body.encode(to: encoder)
             case .notebook(let body): try body.encode(to: encoder)
+            case .photo(let body): try body.encode(to: encoder)
             }
         }
     }

@@ -5,24 +5,38 @@ import Foundation
 import Testing
 @testable import DepthbookServer
 
-/// The studio runs the person matte network once per decoded photo: opening it again, from any session, and
-/// rendering its cells reuse the matte kept with the photo.
+/// The studio runs the person matte network once per decoded photo, in the background: the photo opens at once
+/// (saying the matte is coming), and once the matte is made, opening it again, from any session, and rendering
+/// its cells reuse the matte kept with the photo.
 @Suite(.timeLimit(.minutes(5)),
        .enabled(if: SharedPhotos.available, "needs ../shared/photos"),
        .enabled(if: ModelFiles.available, "needs the person matte's weights in models/ (scripts/install-models.sh)"))
 struct PersonMatteOnceTests {
     static let notebook = #"{"format":"depthbook.notebook","version":1,"name":"n","photo":{"sample":"portrait"},"cells":[{"id":"photo","kind":"photo"}]}"#
 
-    @Test func theNetworkRunsOncePerPhoto() throws {
+    @Test func theNetworkRunsOncePerPhotoBesideItsFirstFrames() throws {
         let matter = try PersonMatter(modelsDirectory: ModelFiles.directory)
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("person-matte-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let backend = try EffectsBackend(dataDirectory: data, personMatter: matter)
-        let photos = PhotoCache(byteLimit: 1 << 30) { try backend.loadPhoto($0) }
+        let improver = PhotoImprover(pool: RenderPool(width: 2)) { backend.withPersonMatte($0) }
+        let photos = PhotoCache(byteLimit: 1 << 30, improver: improver) { try backend.loadPhoto($0) }
+        let improved = DispatchSemaphore(value: 0)
+        photos.whenImproved { _ in improved.signal() }
         let id = try backend.uploadStore!.store(try SharedPhotos.bytes("spite-lensblur-extractor__table.jpg"), fileExtension: "jpg")
         let notebook = try JSONDecoder().decode(Notebook.self, from: Data(Self.notebook.utf8))
+
+        // Opened before its matte exists: its subject comes from depth, and its facts say the matte is coming.
+        let first = try photos.photo(.upload(id))
+        #expect(first.awaitsPersonMatte && first.photo.personMatte == nil)
+        #expect(Self.coming(first.facts) == .array([.string("personMatte")]))
+        let early = try first.renderer.render(notebook: notebook, cell: "photo.subject", target: .preview(width: 200), isCancelled: { false })
+        #expect(early.width == 200)
+        #expect(improved.wait(timeout: .now() + 120) == .success, "the matte never came")
+
         for _ in 0..<3 {
             let loaded = try photos.photo(.upload(id))
+            #expect(!loaded.awaitsPersonMatte && Self.coming(loaded.facts) == nil)
             for cell in ["photo.personMatte", "photo.subject", "photo.portraitEffectsMatte"] {
                 let frame = try loaded.renderer.render(notebook: notebook, cell: cell, target: .preview(width: 200), isCancelled: { false })
                 #expect(frame.width == 200)
@@ -36,7 +50,14 @@ struct PersonMatteOnceTests {
         #expect(PhotoFacts(loaded.photo).mattes?.contains { $0.kind == "personMatte" && $0.width == matte.width } == true)
         // A photo with Apple's portrait matte keeps it as the truth: the network is not run for it.
         let portrait = try backend.uploadStore!.store(try SharedPhotos.bytes("fidmaa-portrait-analyser__jpeg_depth_data.jpg"), fileExtension: "jpg")
-        #expect(try photos.photo(.upload(portrait)).photo.personMatte == nil)
+        let apple = try photos.photo(.upload(portrait))
+        #expect(apple.photo.personMatte == nil && !apple.awaitsPersonMatte)
         #expect(matter.inferences == 1)
+    }
+
+    /// The facts' `coming` list, if any.
+    static func coming(_ facts: JSONValue) -> JSONValue? {
+        guard case .object(let fields) = facts else { return nil }
+        return fields["coming"]
     }
 }

@@ -63,6 +63,7 @@ struct ProtocolCodingTests {
             .progress(.init(request: 7, fraction: 0.25)),
             .notebook(.init(notebook: notebook, photo: .object(["width": .number(64)]))),
             .notebook(.init(notebook: nil)),
+            .photo(.init(photo: .object(["width": .number(64), "coming": .array([])]))),
         ]
         for event in events {
             let text = String(decoding: event.message(), as: UTF8.self)

@@ -9,9 +9,9 @@ import Testing
 /// with both cores' test threads held by tests that wait on PostgreSQL or frames, these queued past two.
 @Suite(.timeLimit(.minutes(5)))
 struct RenderPoolTests {
-    /// Waits for `count` signals, 10 s at most in all; false if they did not all come.
+    /// Waits for `count` signals, 60 s at most in all (a bound for a broken pool, not a speed: other suites may hold both cores); false if they did not all come.
     static func awaitSignals(_ semaphore: DispatchSemaphore, count: Int) -> Bool {
-        let deadline = DispatchTime.now() + 10
+        let deadline = DispatchTime.now() + 60
         return (0..<count).allSatisfy { _ in semaphore.wait(timeout: deadline) == .success }
     }
 

@@ -27,7 +27,7 @@ struct StudioSessionTests {
     func frames(_ client: TestClient, until done: ([(FrameHeader, String)]) -> Bool) -> [(FrameHeader, String)] {
         var out: [(FrameHeader, String)] = []
         while !done(out) {
-            guard let message = client.next(within: 10) else {
+            guard let message = client.next(within: 60) else {
                 Issue.record("timed out waiting for frames; got \(out.map { "\($0.0.cell)#\($0.0.seq)" })")
                 return out
             }

@@ -65,7 +65,7 @@ final class Gate: Sendable {
     }
 
     /// Waits (10 s at most) until a render has reached the gate; false if none did.
-    func awaitEntry() -> Bool { entered.wait(timeout: .now() + 10) == .success }
+    func awaitEntry() -> Bool { entered.wait(timeout: .now() + 60) == .success }
 }
 
 final class FakeRenderer: PhotoRenderer {
@@ -122,7 +122,7 @@ final class TestClient: Sendable {
     }
 
     /// The next message, or nil when nothing came within `seconds`.
-    func next(within seconds: Double = 10) -> Message? {
+    func next(within seconds: Double = 60) -> Message? {
         let deadline = DispatchTime.now() + seconds
         while true {
             if let message = connection.nextMessage() {

@@ -40,6 +40,12 @@ export class PhotoCell extends HTMLElement {
                 preview,
                 h('figcaption', {}, h('strong', { text: title }), size ? h('span', { class: 'plane-size', text: ` ${size}` }) : null)));
         }
+        // Planes the server is still making (the learned person matte, a second or so): said, then shown.
+        for (const name of Array.isArray(session.photo?.coming) ? session.photo.coming : []) {
+            grid.append(h('figure', { class: 'plane plane-coming', dataset: { coming: name } },
+                h('p', { class: 'plane-placeholder', role: 'status', text: 'Being made…' }),
+                h('figcaption', {}, h('strong', { text: PLANE_TITLES[name] ?? name }), h('span', { class: 'plane-size', text: ' coming' }))));
+        }
         if (planes.length === 0) grid.append(h('p', { text: 'No photo is open.' }));
         children.push(grid);
         // How the server had to handle this photo (a matte stood in for, a plane left out): said here, once.

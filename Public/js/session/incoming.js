@@ -1,7 +1,7 @@
 /**
  * What comes from the server unasked: frames, routed to the previews showing them (the newest kept per
- * reference), crops to whoever waits for them, photo notes said once; render errors; and, for a watcher, the
- * editor's notebook as it changes.
+ * reference), crops to whoever waits for them, photo notes said once; render errors; a plane the photo gained
+ * after it opened; and, for a watcher, the editor's notebook as it changes.
  */
 import { ProtocolError } from '../studio-socket.js';
 import { structureOf } from '../notebook-graph.js';
@@ -43,6 +43,12 @@ export function receiveEvent(session, message) {
         // A failed crop is reported in the zoom dialog; the cell's own output is fine.
         if (message.kind === 'crop' || waiter) return;
         session.dispatchEvent(new CustomEvent('cellError', { detail: { cell: String(message.cell), seq: message.seq, message: String(message.message ?? 'the render failed') } }));
+    } else if (message.event === 'photo' && message.photo) {
+        // The photo gained a plane made after it opened (the learned person matte): the photo cell shows it and
+        // every cell renders again on it. The frames shown meanwhile stay until their successors arrive.
+        session.photo = message.photo;
+        session.dispatchEvent(new CustomEvent('photo'));
+        session.runAll();
     } else if (message.event === 'notebook' && message.notebook) {
         // Sent to watchers when the editor changes the notebook or the photo; the frames come by themselves.
         const before = structureOf(session.notebook, session.photo);

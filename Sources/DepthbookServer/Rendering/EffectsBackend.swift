@@ -75,18 +75,29 @@ public struct EffectsBackend: StudioBackend {
         return prepare(photo, as: reference)
     }
 
-    /// The photo as the sessions share it. The person matte is made here, once per decoded photo (the photo
-    /// cache keeps it with the photo), before any render asks for it; when the network fails the photo goes on
-    /// without it and its subject comes from depth. Bundled samples are left alone: they are generated scenes
-    /// whose people carry their own mattes (the table has nobody).
+    /// The photo as the sessions share it, at once. A photo without Apple's portrait matte (and not a bundled
+    /// sample: those are generated scenes whose people carry their own mattes) awaits the learned person matte,
+    /// which `withPersonMatte` makes in the background; meanwhile its subject comes from depth, and its facts
+    /// list the matte under `"coming"` so the page can say so.
     public func prepare(_ photo: Photo, as reference: PhotoReference) -> LoadedPhoto {
-        var photo = photo
-        if let matter = personMatter, !Self.isSample(reference), let matted = try? matter.withPersonMatte(photo) {
-            photo = matted
-        }
-        return LoadedPhoto(reference: reference, photo: photo, facts: PhotoFactsJSON.make(photo, source: reference),
-                           renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget,
-                                                     uploads: StoredUploads(store: uploads)))
+        let awaits = personMatter != nil && !Self.isSample(reference)
+            && photo.personMatte == nil && photo.matte(.portraitEffectsMatte) == nil
+        return ready(photo, as: reference, awaitsPersonMatte: awaits)
+    }
+
+    /// `loaded` with its person matte (the network runs here, about a second for a 12 MP photo). When the
+    /// network fails the photo goes on without it and its subject keeps coming from depth.
+    public func withPersonMatte(_ loaded: LoadedPhoto) -> LoadedPhoto {
+        guard loaded.awaitsPersonMatte, let matter = personMatter else { return ready(loaded.photo, as: loaded.reference) }
+        return ready((try? matter.withPersonMatte(loaded.photo)) ?? loaded.photo, as: loaded.reference)
+    }
+
+    private func ready(_ photo: Photo, as reference: PhotoReference, awaitsPersonMatte: Bool = false) -> LoadedPhoto {
+        LoadedPhoto(reference: reference, photo: photo,
+                    facts: PhotoFactsJSON.make(photo, source: reference, coming: awaitsPersonMatte ? ["personMatte"] : []),
+                    renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget,
+                                              uploads: StoredUploads(store: uploads)),
+                    awaitsPersonMatte: awaitsPersonMatte)
     }
 
     private static func isSample(_ reference: PhotoReference) -> Bool {

@@ -46,12 +46,16 @@ public struct LoadedPhoto: Sendable {
     public var facts: JSONValue
     /// Shared by every session on this photo (so they share its cache).
     public var renderer: any PhotoRenderer
+    /// The learned person matte is being made for this photo (`PhotoImprover`); its facts say so to the page.
+    public var awaitsPersonMatte: Bool
 
-    public init(reference: PhotoReference, photo: Photo, facts: JSONValue, renderer: any PhotoRenderer) {
+    public init(reference: PhotoReference, photo: Photo, facts: JSONValue, renderer: any PhotoRenderer,
+                awaitsPersonMatte: Bool = false) {
         self.reference = reference
         self.photo = photo
         self.facts = facts
         self.renderer = renderer
+        self.awaitsPersonMatte = awaitsPersonMatte
     }
 
     /// The decoded planes' bytes: what keeping this photo in memory costs.
@@ -66,6 +70,13 @@ public struct LoadedPhoto: Sendable {
 extension StudioBackend {
     /// Bytes every open photo's render cache holds together (0 when the backend keeps none).
     public var cacheBytesHeld: Int { 0 }
+
+    /// A backend without a person matte never leaves a photo awaiting one.
+    public func withPersonMatte(_ loaded: LoadedPhoto) -> LoadedPhoto {
+        var done = loaded
+        done.awaitsPersonMatte = false
+        return done
+    }
 }
 
 public protocol PhotoRenderer: AnyObject, Sendable {
@@ -132,6 +143,9 @@ public protocol StudioBackend: Sendable {
     func loadPhoto(_ reference: PhotoReference) throws -> LoadedPhoto
     /// A photo already decoded (an upload just checked) made ready as `loadPhoto` would make it.
     func prepare(_ photo: Photo, as reference: PhotoReference) -> LoadedPhoto
+    /// What a photo that `awaitsPersonMatte` awaited, made (slow: the server runs it in the background): the
+    /// photo with it, or without it and no longer awaiting it when it could not be made.
+    func withPersonMatte(_ loaded: LoadedPhoto) -> LoadedPhoto
     /// Decodes an upload fully; throws a message a user understands when it is not a photo we read.
     func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?, polarity: DepthMapPolarity) throws -> Photo
     /// Bytes every open photo's render cache holds together.

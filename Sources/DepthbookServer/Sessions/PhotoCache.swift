@@ -9,11 +9,17 @@ import Foundation
 /// render, so a photo evicted while its session sits idle is decoded again when next needed. Twenty
 /// sessions opening the same sample decode it once; loads are serialised, so a second page asking for the
 /// photo being decoded waits for that decode instead of starting its own.
+///
+/// A photo that awaits a plane made in the background (the learned person matte) is handed to the `improver`
+/// as it is kept; when that is done the better photo takes its place here and `whenImproved` handlers hear of
+/// it (the sessions showing it re-render).
 public final class PhotoCache: Sendable {
     public let byteLimit: Int
     private let load: @Sendable (PhotoReference) throws -> LoadedPhoto
+    private let improver: PhotoImprover?
     private let kept = Locked(Kept())
     private let loading = NSLock()
+    private let improvedHandlers = Locked<[@Sendable (LoadedPhoto) -> Void]>([])
 
     private struct Entry {
         let reference: PhotoReference
@@ -32,9 +38,32 @@ public final class PhotoCache: Sendable {
         }
     }
 
-    public init(byteLimit: Int, load: @escaping @Sendable (PhotoReference) throws -> LoadedPhoto) {
+    public init(byteLimit: Int, improver: PhotoImprover? = nil,
+                load: @escaping @Sendable (PhotoReference) throws -> LoadedPhoto) {
         self.byteLimit = byteLimit
+        self.improver = improver
         self.load = load
+    }
+
+    /// Calls `handler` with each photo made better in the background, once it is the one kept here.
+    public func whenImproved(_ handler: @escaping @Sendable (LoadedPhoto) -> Void) {
+        improvedHandlers.withLock { $0.append(handler) }
+    }
+
+    private func improveInBackground(_ loaded: LoadedPhoto) {
+        improver?.start(loaded) { [weak self] better in self?.adopt(better) }
+    }
+
+    /// The better photo replaces the one kept under its reference. One let go meanwhile stays gone: whoever opens
+    /// it again decodes it anew (and improves it again).
+    private func adopt(_ better: LoadedPhoto) {
+        let replaced = kept.withLock { kept in
+            guard let index = kept.list.firstIndex(where: { $0.reference == better.reference }) else { return false }
+            kept.list[index] = Entry(reference: better.reference, photo: better, lastUsed: kept.list[index].lastUsed)
+            return true
+        }
+        guard replaced else { return }
+        for handler in improvedHandlers.withLock({ $0 }) { handler(better) }
     }
 
     public func photo(_ reference: PhotoReference) throws -> LoadedPhoto {
@@ -56,6 +85,7 @@ public final class PhotoCache: Sendable {
             }
             kept.list.removeLast(kept.list.count - count)
         }
+        improveInBackground(loaded)
         return loaded
     }
 
@@ -64,16 +94,19 @@ public final class PhotoCache: Sendable {
     /// it is opened, only if it fits beside the photos in use (which it never pushes out: uploading is not
     /// using), and never in place of one already kept.
     public func offer(_ loaded: LoadedPhoto) {
-        kept.withLock { kept in
+        let keptIt = kept.withLock { kept in
             if let previous = kept.unopenedUpload, previous != loaded.reference {
                 kept.list.removeAll { $0.reference == previous }
                 kept.unopenedUpload = nil
             }
             guard !kept.list.contains(where: { $0.reference == loaded.reference }),
-                  kept.list.reduce(loaded.byteCount, { $0 + $1.photo.byteCount }) <= byteLimit else { return }
+                  kept.list.reduce(loaded.byteCount, { $0 + $1.photo.byteCount }) <= byteLimit else { return false }
             kept.list.append(Entry(reference: loaded.reference, photo: loaded))
             kept.unopenedUpload = loaded.reference
+            return true
         }
+        // The page that uploaded it opens it next: its matte may as well be under way.
+        if keptIt { improveInBackground(loaded) }
     }
 
     /// Bytes of the decoded photos kept.

@@ -124,6 +124,20 @@ public final class Session: Sendable {
         invalidateRenders()
     }
 
+    /// The open photo gained a plane made in the background: its facts replace the old, what was rendering on
+    /// the photo without it stops, and every page attached is told and asks for its cells again.
+    func photoImproved(_ better: LoadedPhoto) {
+        let shows = state.withLock { s in
+            guard s.photo?.reference == better.reference else { return false }
+            s.photo = OpenPhoto(better)
+            s.preparedForDrag = s.preparedForDrag.filter { $0.photo != better.reference }
+            return true
+        }
+        guard shows else { return }
+        invalidateRenders()
+        broadcast { StudioEvent.photo(.init(photo: better.facts)).message() }
+    }
+
     /// A parameter change checked and merged: the renders it needs, and the notebook as it now is.
     func apply(_ set: StudioRequest.SetParams) throws -> (requests: [FrameRequest], notebook: Notebook?) {
         try state.withLock { s in (try s.apply(set), s.notebook) }

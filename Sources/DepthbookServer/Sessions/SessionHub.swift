@@ -31,6 +31,13 @@ public final class SessionHub: Sendable {
         self.gracePeriod = gracePeriod
         self.keptFrameBytes = keptFrameBytes
         self.maxSessions = max(1, maxSessions)
+        photos.whenImproved { [weak self] better in self?.photoImproved(better) }
+    }
+
+    /// Every session showing the photo hears that it gained a plane (the learned person matte).
+    func photoImproved(_ better: LoadedPhoto) {
+        let all = sessions.withLock { Array($0.values) }
+        for session in all where session.shown.photo?.reference == better.reference { session.photoImproved(better) }
     }
 
     /// A new session for `connection`, with an unguessable id and resume key (128 bits each from the system's

@@ -1,14 +1,28 @@
+#if canImport(CMalloc)
+import CMalloc
+#endif
 import Foundation
 
 /// This process's resident memory, from `/proc/self/status` (Linux), for `/api/stats` and the load test.
 public enum ProcessMemory {
     /// Gives the heap's free pages back to the system (glibc's `malloc_trim`). The allocator is tuned never to
-    /// trim by itself, so renders reuse warm buffers; the server calls this when it falls idle instead.
-    /// Looked up by name: `<malloc.h>` is not in Swift's Glibc module. Without glibc it does nothing.
+    /// trim by itself, so renders reuse warm buffers; the server calls this when it falls idle, and under load
+    /// when the free part of the heap grows past `StudioServer.heapFreeAllowance`. Without glibc it does nothing.
     public static func releaseFreeMemory() {
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        #if canImport(CMalloc)
+        _ = malloc_trim(0)
+        #endif
+    }
+
+    /// Bytes the heap holds that no allocation uses (glibc's `mallinfo2().fordblks`): freed buffers kept warm for
+    /// the next render, and the holes between live blocks that make the heap's high-water creep up under load.
+    /// Nil without glibc.
+    public static func heapFreeBytes() -> Int? {
+        #if canImport(CMalloc)
+        return Int(mallinfo2().fordblks)
+        #else
+        return nil
+        #endif
     }
 
     /// Resident bytes now (`VmRSS`), or nil where there is no `/proc`.
@@ -42,4 +56,6 @@ public struct ServerStats: Sendable, Encodable {
     public var budgetMb: Double = 0
     public var photosMb: Double = 0
     public var cachesMb: Double = 0
+    /// Heap memory freed but not yet given back to the system (see `ProcessMemory.heapFreeBytes`).
+    public var heapFreeMb: Double = 0
 }

@@ -46,7 +46,16 @@ final class HTTPTransactions: @unchecked Sendable {
     private let uploadLimit: Int
     private let ids: ConnectionIDs
     private let wake: @Sendable () -> Void
-    private let queue = DispatchQueue(label: "depthbook.http", attributes: .concurrent)
+    /// Where answers are made. Serial queues each get a thread of their own from libdispatch, whereas concurrent
+    /// ones share a pool about as wide as the machine with the render workers: on two cores, three uploads being
+    /// decoded kept `/api/stats` waiting past lws's 5 s timeout, and it was closed unanswered (the soak's
+    /// "no HTTP response"). So reads (files, stats, health) never queue behind work, and uploads are decoded
+    /// one at a time, which also bounds their memory.
+    private let reads = DispatchQueue(label: "depthbook.http.reads")
+    private let uploads = DispatchQueue(label: "depthbook.http.uploads")
+    /// How long an answer may take once its request is in (an upload behind others being decoded, on a busy
+    /// machine): lws's own timeout for an HTTP connection is 5 s.
+    static let answerSeconds: Int32 = 300
     /// Upload bodies on their way in or being decoded, all connections together: twice the largest upload (each is
     /// on disk until complete, then in memory while it is decoded).
     private let uploadBytes: ByteAllowance
@@ -221,7 +230,8 @@ final class HTTPTransactions: @unchecked Sendable {
     /// response back.
     private func dispatch(_ id: UInt64, _ request: HTTPRequest, bodyAt spoolPath: String? = nil) {
         let answer = self.answer
-        queue.async { [weak self] in
+        if let wsi = transactions[id]?.wsi { lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Self.answerSeconds) }
+        (request.method == "POST" ? uploads : reads).async { [weak self] in
             var request = request
             var response: HTTPResponse
             if let spoolPath {
