@@ -27,3 +27,8 @@ for key in sorted(set(ours) | set(peers)):
     pm = f"{p['ms_median']:.1f}" if p else "-"
     ratio = f"{o['ms_median'] / p['ms_median']:.2f}" if o and p else "-"
     print(f"{key[0]:8} {key[1]:8} {om:>13} {pn:>28} {pm:>9} {ratio:>6}")
+
+# Work no peer does (the learned person matte, a background job per photo): Depthbook's figure alone.
+for r in rows:
+    if r["lib"].startswith("depthbook") and r["pipeline"] == "matte":
+        print(f"{'matte':8} {r['size']:8} {r['ms_median']:13.1f} {'(no peer: ' + r['stage'] + ')':>28}")

@@ -143,7 +143,7 @@ def server_stats(server) -> dict:
         with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/api/stats", timeout=10) as answer:
             stats = json.loads(answer.read())
         return {"sessions": stats.get("sessions"), "photos_mb": round(stats.get("photosMb", 0), 1),
-                "caches_mb": round(stats.get("cachesMb", 0), 1), "heap_free_mb": round(stats.get("heapFreeMb", 0), 1)}
+                "caches_mb": round(stats.get("cachesMb", 0), 1), "unused_resident_mb": round(stats.get("unusedResidentMb", 0), 1)}
     except Exception as error:  # noqa: BLE001 - a missed reading is shown, not fatal
         return {"stats_error": str(error)}
 

@@ -64,6 +64,9 @@ final class LWSClientConnection: @unchecked Sendable {
         info.gid = -1
         info.uid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
+        // lws's own wait for a server's answer is 5 s: an upload behind others being decoded took longer, and
+        // the client closed it with no status ("no HTTP response" in the soak). The caller's timeout rules.
+        info.timeout_secs = UInt32(max(1, timeoutSeconds))
         // Send the Origin as given (lws would otherwise prefix "http://", wrong for an https page).
         info.options |= UInt64(LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN)
         if endpoint.tls {

@@ -65,7 +65,7 @@ public final class StudioServer: Sendable {
                                                 budgetMb: Double(configuration.memoryBudget.totalBytes >> 20),
                                                 photosMb: Double(photos.bytes) / 1_048_576,
                                                 cachesMb: Double(backend.cacheBytesHeld) / 1_048_576,
-                                                heapFreeMb: Double(ProcessMemory.heapFreeBytes() ?? 0) / 1_048_576)
+                                                unusedResidentMb: Double(ProcessMemory.unusedResidentBytes() ?? 0) / 1_048_576)
                                 },
                                 metrics: {
                                     StudioMetrics.shared.exposition(.init(
@@ -102,7 +102,7 @@ public final class StudioServer: Sendable {
 
     /// Every few seconds while the server runs: drops sessions whose grace period ran out, and gives memory
     /// back to the system once renders have stopped (they reuse warm heap while they run), or while they run
-    /// when the heap's free part outgrows `heapFreeAllowance`.
+    /// when the resident memory nothing uses outgrows `unusedResidentAllowance`.
     private func scheduleSweep(trimmedAt: UInt64? = nil, round: Int = 0) {
         DispatchQueue.global().asyncAfter(deadline: .now() + 5) { [weak self] in
             guard let self, running.load(ordering: .acquiring) else { return }
@@ -114,7 +114,7 @@ public final class StudioServer: Sendable {
                 if let finished = pool.finishedWhenIdle, finished != trimmedAt || released > 0 {
                     ProcessMemory.releaseFreeMemory()
                     trimmed = finished
-                } else if let free = ProcessMemory.heapFreeBytes(), free > Self.heapFreeAllowance {
+                } else if let unused = ProcessMemory.unusedResidentBytes(), unused > Self.unusedResidentAllowance {
                     ProcessMemory.releaseFreeMemory()
                 }
             }
@@ -122,11 +122,12 @@ public final class StudioServer: Sendable {
         }
     }
 
-    /// How much freed heap renders may keep warm while they run. Beyond it the holes left between live blocks
-    /// (buffers of different sizes for different photos and widths) only raise the process's resident size:
-    /// a 10-minute soak crept from 770 to 867 MB with the heap never trimmed under load. One 12 MP float plane
-    /// is 48 MB; twice that keeps a full-size render's scratch warm.
-    static let heapFreeAllowance = 96 << 20
+    /// How much resident memory may sit unused while renders run: the process's own (code, stacks, about
+    /// 60–100 MB) and freed heap kept warm. Beyond it the holes left between live blocks (buffers of different
+    /// sizes for different photos and widths) only raise the resident size: a 10-minute soak crept from 770 to
+    /// 867 MB with the heap never trimmed under load. One 12 MP float plane is 48 MB; what is left over keeps
+    /// about two of them warm.
+    static let unusedResidentAllowance = 192 << 20
 
     /// How long a photo no session shows stays decoded (with its render caches) for a visitor who comes back.
     static let unusedPhotoLifetime: Duration = .seconds(60)

@@ -87,7 +87,20 @@ struct BenchCommand: ParsableCommand {
              timing: try time { _ = try PhotoReader.read(data: jpeg) }, megapixels: mp, extra: ["jpeg_bytes": jpeg.count])
         emit(pipeline: "P4", size: "real", threads: 1, stage: "encode",
              timing: try time { _ = try JPEGEncoder.encode(photo.image, quality: 85) }, megapixels: mp)
+        benchPersonMatte(photo, megapixels: mp)
         return try BenchScene.real(photo)
+    }
+
+    /// The learned person matte on the real photo, from its decoded pixels to the matte (the network at 2 threads,
+    /// as `serve` runs it): the figure the studio's background job costs per photo. Skipped without the weights.
+    func benchPersonMatte(_ photo: Photo, megapixels: Double) {
+        switch PersonMatteSetup.open() {
+        case .success(let matter):
+            guard let timing = try? time({ _ = try matter.matte(of: photo.image) }) else { return }
+            emit(pipeline: "matte", size: "real", threads: 2, stage: "personMatte", timing: timing, megapixels: megapixels)
+        case .failure(let error):
+            FileHandle.standardError.write(Data("skip matte: \(error)\n".utf8))
+        }
     }
 
     func bench(_ pipeline: BenchPipeline, size: String, threads: Int) throws {

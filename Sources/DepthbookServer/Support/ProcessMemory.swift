@@ -7,19 +7,23 @@ import Foundation
 public enum ProcessMemory {
     /// Gives the heap's free pages back to the system (glibc's `malloc_trim`). The allocator is tuned never to
     /// trim by itself, so renders reuse warm buffers; the server calls this when it falls idle, and under load
-    /// when the free part of the heap grows past `StudioServer.heapFreeAllowance`. Without glibc it does nothing.
+    /// when `unusedResidentBytes` grows past `StudioServer.unusedResidentAllowance`. Without glibc it does nothing.
     public static func releaseFreeMemory() {
         #if canImport(CMalloc)
         _ = malloc_trim(0)
         #endif
     }
 
-    /// Bytes the heap holds that no allocation uses (glibc's `mallinfo2().fordblks`): freed buffers kept warm for
-    /// the next render, and the holes between live blocks that make the heap's high-water creep up under load.
-    /// Nil without glibc.
-    public static func heapFreeBytes() -> Int? {
+    /// Resident bytes no live allocation holds (`VmRSS` less glibc's `mallinfo2` in-use and mmapped bytes): freed
+    /// heap pages still mapped (kept warm for the next render, and the holes between live blocks that make the
+    /// heap's high-water creep up under load), plus what is not heap at all (code, stacks: 60–100 MB here).
+    /// `fordblks`, the heap's free bytes, cannot say this: it still counts pages `malloc_trim` gave back.
+    /// Nil without glibc or `/proc`.
+    public static func unusedResidentBytes() -> Int? {
         #if canImport(CMalloc)
-        return Int(mallinfo2().fordblks)
+        guard let resident = residentBytes() else { return nil }
+        let info = mallinfo2()
+        return max(0, resident - Int(info.uordblks) - Int(info.hblkhd))
         #else
         return nil
         #endif
@@ -56,6 +60,6 @@ public struct ServerStats: Sendable, Encodable {
     public var budgetMb: Double = 0
     public var photosMb: Double = 0
     public var cachesMb: Double = 0
-    /// Heap memory freed but not yet given back to the system (see `ProcessMemory.heapFreeBytes`).
-    public var heapFreeMb: Double = 0
+    /// Resident memory no live allocation holds (see `ProcessMemory.unusedResidentBytes`).
+    public var unusedResidentMb: Double = 0
 }
