@@ -17,6 +17,11 @@ import { dependentsOf, referenceHead, stableStringify, structureOf } from './not
 import { ask } from './widgets/ask-dialog.js';
 import { cellTitle } from './cell-names.js';
 
+/** What makes the cells' elements: the structure without formula lines, which their cells show in place. */
+function shapeOf(notebook, photo) {
+    return structureOf({ ...notebook, cells: (notebook?.cells ?? []).map(({ formula, ...rest }) => rest) }, photo);
+}
+
 export class NotebookView extends HTMLElement {
     /**
      * @param {import('./notebook-session.js').NotebookSession} session
@@ -41,6 +46,7 @@ export class NotebookView extends HTMLElement {
             if (cell) element.attach(this.session, cell);
         }
         this.structure = structureOf(notebook, photo);
+        this.shape = shapeOf(notebook, photo);
     }
 
     /** Re-renders the cells, unless only parameter values changed: then the controls just show the new values. */
@@ -52,7 +58,17 @@ export class NotebookView extends HTMLElement {
             this.showValues(force);
             return;
         }
+        // Only formula lines changed (one being typed, an undo of one): those cells take them in place. Rebuilding
+        // every cell took the focus from the line being typed in, moved the page, and sent the rest of what was
+        // typed to the page's shortcuts ("p" of "disparity" turned presenter mode on).
+        const shape = shapeOf(notebook, photo);
+        if (shape === this.shape && this.showFormulas(notebook)) {
+            this.structure = structure;
+            this.showValues(force);
+            return;
+        }
         this.structure = structure;
+        this.shape = shape;
         const cells = notebook.cells ?? [];
         const list = h('ol', { class: 'cells', 'aria-label': 'Cells' });
         cells.forEach((cell, index) => {
@@ -69,6 +85,15 @@ export class NotebookView extends HTMLElement {
             list,
         );
         this.dispatchEvent(new CustomEvent('rendered', { bubbles: true }));
+    }
+
+    /** Hands each formula cell its line as the notebook now has it; false when one is not on the page. */
+    showFormulas(notebook) {
+        const formulas = (notebook.cells ?? []).filter((cell) => cell.kind === 'formula');
+        const elements = formulas.map((cell) => this.querySelector(`db-cell[data-cell="${CSS.escape(cell.id)}"] db-formula-cell`));
+        if (elements.some((element) => !element)) return false;
+        formulas.forEach((cell, index) => elements[index].showFormula(cell));
+        return true;
     }
 
     /** `force`: every control shows the notebook's value, even one holding text not yet sent (after undo). */

@@ -42,7 +42,7 @@ export class Presenter extends EventTarget {
     onKey(event) {
         if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
         const target = event.target;
-        const typing = target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && !['range', 'checkbox', 'button'].includes(target.type)) || target instanceof HTMLSelectElement;
+        const typing = target instanceof HTMLTextAreaElement || target.isContentEditable || (target instanceof HTMLInputElement && !['range', 'checkbox', 'button'].includes(target.type)) || target instanceof HTMLSelectElement;
         if (target instanceof HTMLInputElement && target.type === 'range' && event.shiftKey && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(event.key)) {
             event.preventDefault();
             nudge(target, event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 10 : -10);

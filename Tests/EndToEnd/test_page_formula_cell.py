@@ -58,3 +58,40 @@ def test_type_a_formula_see_its_slider_drag_it_and_share_it(depthbook_server, br
     wait_for("the shared formula", lambda: other.find_elements(By.CSS_SELECTOR, f"db-cell[data-cell={CELL}] db-param[data-param=power]"))
     assert formula_line(other).get_attribute("value") == "image * pow(disparity, $power(0..4 = 2))"
     wait_for("the shared value", lambda: slider_value(other, CELL, "power") == moved)
+
+
+def test_typing_a_formula_keeps_the_field_and_the_page_where_they_are(depthbook_server, browser_factory, artifacts_dir):
+    """Issue 39: typed at a person's pace, every prefix that parses is adopted (about 250 ms after it was typed),
+    and none of that may take the field's focus, move the page, or send the rest of the typing to the page's
+    shortcuts (the "p" of "disparity" once turned presenter mode on)."""
+    import time
+
+    browser = browser_factory()
+    open_notebook(browser, depthbook_server.base_url, "formulas")
+    settled_frame(browser, CELL)
+    line = formula_line(browser)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", line)
+    line.click()
+    line.send_keys(Keys.CONTROL, "a")
+    line.send_keys(Keys.DELETE)
+    scroll_before = browser.execute_script("return window.scrollY")
+    text = "image * pow(disparity, $p(0..4 = 2))"
+    adopted_prefixes = set()
+    for index, key in enumerate(text):
+        line.send_keys(key)
+        # Pauses past the check's delay after a few prefixes that parse ("image", "image * pow(disparity, …").
+        if text[: index + 1] in ("image", "image * pow(disparity, $p(0..4 = 2))") or key == " ":
+            time.sleep(0.6)
+            stored = next(c for c in stored_tab(browser)["notebook"]["cells"] if c["id"] == CELL).get("formula")
+            adopted_prefixes.add(stored)
+    wait_for("the whole line adopted", lambda: next(
+        c for c in stored_tab(browser)["notebook"]["cells"] if c["id"] == CELL).get("formula") == text)
+    screenshot(browser, artifacts_dir, "formula-typed")
+    assert "image" in adopted_prefixes, f"no prefix was adopted while typing: {adopted_prefixes}"
+    still = formula_line(browser)
+    assert still.get_attribute("value") == text
+    assert browser.execute_script("return document.activeElement === arguments[0]", still), "the field lost its focus"
+    assert not browser.execute_script("return document.body.classList.contains('presenter')"), "a typed key reached the shortcuts"
+    moved = abs(browser.execute_script("return window.scrollY") - scroll_before)
+    assert moved < 50, f"the page moved {moved} px while typing"
+    wait_for("the p slider", lambda: browser.find_elements(By.CSS_SELECTOR, f"db-cell[data-cell={CELL}] db-param[data-param=p]"))

@@ -40,6 +40,21 @@ export class FormulaCell extends HTMLElement {
         return this;
     }
 
+    /**
+     * The cell as the notebook now has it, shown in place: the line keeps what is being typed in it (the notebook
+     * holds the last prefix that parsed), and takes the notebook's line otherwise (an undo, the editor's typing
+     * seen by a watcher).
+     */
+    showFormula(cell) {
+        const before = this.cell?.formula ?? '';
+        this.cell = cell;
+        const formula = cell.formula ?? '';
+        if (document.activeElement === this.line || formula === before || formula === this.line.value) return;
+        clearTimeout(this.timer);
+        this.line.value = formula;
+        this.check(formula, false);
+    }
+
     disconnectedCallback() {
         clearTimeout(this.timer);
     }
