@@ -75,12 +75,15 @@ def test_typing_a_formula_keeps_the_field_and_the_page_where_they_are(depthbook_
     line.send_keys(Keys.CONTROL, "a")
     line.send_keys(Keys.DELETE)
     scroll_before = browser.execute_script("return window.scrollY")
-    text = "image * pow(disparity, $p(0..4 = 2))"
+    text = "image * mix(0.3, 1, smoothstep(0.2, $edge(0..1 = 0.6), disparity))"
     adopted_prefixes = set()
+    presenter_seen = False
     for index, key in enumerate(text):
         line.send_keys(key)
-        # Pauses past the check's delay after a few prefixes that parse ("image", "image * pow(disparity, …").
-        if text[: index + 1] in ("image", "image * pow(disparity, $p(0..4 = 2))") or key == " ":
+        time.sleep(0.1)  # ten keys a second
+        presenter_seen |= browser.execute_script("return document.body.classList.contains('presenter')")
+        # A person thinking: pauses past the check's delay, right after "image" (which parses and is adopted).
+        if text[: index + 1] in ("image", "image * mix(0.3, 1,", "image * mix(0.3, 1, smoothstep(0.2, $edge(0..1 = 0.6)"):
             time.sleep(0.6)
             stored = next(c for c in stored_tab(browser)["notebook"]["cells"] if c["id"] == CELL).get("formula")
             adopted_prefixes.add(stored)
@@ -91,7 +94,8 @@ def test_typing_a_formula_keeps_the_field_and_the_page_where_they_are(depthbook_
     still = formula_line(browser)
     assert still.get_attribute("value") == text
     assert browser.execute_script("return document.activeElement === arguments[0]", still), "the field lost its focus"
-    assert not browser.execute_script("return document.body.classList.contains('presenter')"), "a typed key reached the shortcuts"
+    assert not presenter_seen, "a typed key reached the shortcuts"
     moved = abs(browser.execute_script("return window.scrollY") - scroll_before)
     assert moved < 50, f"the page moved {moved} px while typing"
-    wait_for("the p slider", lambda: browser.find_elements(By.CSS_SELECTOR, f"db-cell[data-cell={CELL}] db-param[data-param=p]"))
+    wait_for("the edge slider", lambda: browser.find_elements(By.CSS_SELECTOR, f"db-cell[data-cell={CELL}] db-param[data-param=edge]"))
+    settled_frame(browser, CELL)
