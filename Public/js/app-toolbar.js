@@ -41,6 +41,8 @@ export class AppToolbar extends HTMLElement {
             onclick: () => showFollowDialog(session),
         }, 'Follow', h('span', { class: 'long-text', text: ' on a phone' }));
         this.connection = h('p', { class: 'connection', role: 'status', 'aria-live': 'polite', text: 'Connecting…' });
+        // On a phone the bar has no room for the link field: after Save this line says it worked and holds the link.
+        this.savedNotice = h('p', { class: 'saved-notice', role: 'status', hidden: true });
         this.readOnlyNote = h('p', {
             class: 'read-only-note', hidden: true,
             text: 'Read-only link: sign in to edit or fork. Ask whoever runs this studio for its link with the access token.',
@@ -56,6 +58,7 @@ export class AppToolbar extends HTMLElement {
                 this.revertButton = h('button', { type: 'button', class: 'revert', hidden: true, onclick: () => this.revert() }, 'Revert'),
                 this.followButton,
                 this.presenterButton),
+            this.savedNotice,
             this.connection,
             this.readOnlyNote,
         );
@@ -138,6 +141,18 @@ export class AppToolbar extends HTMLElement {
         }
     }
 
+    /** The saved link in words and as a link, with the system's share sheet where the browser has one. */
+    showSavedNotice(url, copied) {
+        const share = typeof navigator.share === 'function'
+            ? h('button', { type: 'button', class: 'share-sheet', onclick: () => navigator.share({ title: document.title, url }).catch(() => {}) }, 'Share…')
+            : null;
+        this.savedNotice.replaceChildren(
+            h('span', { text: copied ? 'Saved, link copied: ' : 'Saved: ' }),
+            h('a', { href: url, class: 'saved-link', text: url }),
+            share ? ' ' : '', share ?? '');
+        this.savedNotice.hidden = false;
+    }
+
     async save() {
         this.saveButton.disabled = true;
         try {
@@ -145,8 +160,11 @@ export class AppToolbar extends HTMLElement {
             this.link.value = url;
             const copied = await copyText(url, this.link);
             this.saveState.textContent = copied ? 'Saved; link copied.' : 'Saved; copy the link beside the button.';
-            this.link.focus();
-            this.link.select();
+            this.showSavedNotice(url, copied);
+            if (this.link.checkVisibility()) {
+                this.link.focus();
+                this.link.select();
+            }
         } catch (error) {
             this.saveState.textContent = `Saving failed: ${error.message}`;
         } finally {
