@@ -13,6 +13,7 @@ import { installFileDrop } from './file-drop.js';
 import { StartPage } from './start-page.js';
 import { installEditKeys } from './edit-keys.js';
 import { scrollToElement } from './scroll-to.js';
+import { outputCell } from './notebook-graph.js';
 import './draft-banner.js';
 import './pinned-output.js';
 import './notebook-problems.js';
@@ -58,9 +59,10 @@ function openNotebookPage() {
     const bar = document.querySelector('.app-bar');
     new ResizeObserver(() => document.documentElement.style.setProperty('--bar', `${Math.ceil(bar.getBoundingClientRect().height)}px`)).observe(bar);
 
-    // `/n/<name>#<cell id>` opens with that cell at the top, held there while the cells above lay out.
+    // `/n/<name>#<cell id>` opens with that cell at the top, held there while the cells above lay out. A follow
+    // link (`?watch=`) opens on the notebook's result: the audience came for the picture, not the recipe's top.
     view.addEventListener('rendered', () => {
-        const cell = decodeURIComponent(location.hash.slice(1));
+        const cell = decodeURIComponent(location.hash.slice(1)) || (session.role === 'watch' ? outputCell(session.notebook) : '');
         const card = cell && view.querySelector(`db-cell[data-cell="${CSS.escape(cell)}"]`);
         if (card) scrollToElement(card);
     }, { once: true });

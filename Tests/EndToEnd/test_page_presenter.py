@@ -103,6 +103,14 @@ def test_the_watch_link_and_its_qr_code(depthbook_server, browser_factory, artif
     wait_for("the phone to watch", lambda: "Watching" in connection_text(watcher))
     wait_for("the watcher's result", lambda: watcher.execute_script(
         "return document.querySelector('db-cell[data-cell=result] db-preview')?.dataset.state === 'ready'"))
+    # A follow link lands on the result, not on the top of the recipe (issue 39): its picture starts on the
+    # first screen.
+    top = wait_for("the result on the phone's first screen", lambda: watcher.execute_script("""
+        const picture = document.querySelector('db-cell[data-cell=result] db-preview');
+        const top = picture.getBoundingClientRect().top;
+        return top >= 0 && top < window.innerHeight ? top : null;"""))
+    assert top is not None
+    screenshot(watcher, artifacts_dir, "follow-link-phone")
 
 
 def test_the_qr_encoder_matches_an_independent_one(depthbook_server, browser):
