@@ -174,7 +174,10 @@ def test_export_progress_bar_shows_progress(depthbook_server, browser):
     button.click()
     assert all(b.get_attribute("disabled") is not None for b in bar.find_elements(By.CSS_SELECTOR, "button.export-button")), \
         "the export buttons stay enabled during an export"
-    wait_for("the download link", lambda: bar.find_elements(By.CSS_SELECTOR, ".export-result a[href]"), timeout=300)
+    link = wait_for("the download link", lambda: bar.find_elements(By.CSS_SELECTOR, ".export-result a[href]"), timeout=300)[0]
+    # Named as a person would say it (notebook, cell, photo), not by the server's hash (issue 39).
+    name = link.get_attribute("download")
+    assert name.endswith(".gif") and " - " in name and not any(c.isdigit() for c in name[-20:-4]), name
     seen = browser.execute_script("return window.progressSeen")
     shown_values = [float(s["value"]) for s in seen if not s["hidden"] and s["value"] is not None]
     assert any(0 < v < 1 for v in shown_values), f"the bar never showed progress between 0 and 1: {seen}"

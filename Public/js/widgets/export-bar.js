@@ -3,6 +3,7 @@
  * effects that animate, with their frame count and width) with a progress bar fed by the server's `progress`
  * events (one per rendered frame of a loop, so it moves with the work) and a download link when done.
  */
+import { cellTitle } from '../cell-names.js';
 import { h, formatBytes, replaceChildren, uniqueId } from '../dom.js';
 
 const LABELS = { jpeg: 'Export JPEG', png: 'Export PNG', gif: 'Export GIF', mp4: 'Export MP4' };
@@ -87,7 +88,7 @@ export class ExportBar extends HTMLElement {
                 this.result.replaceChildren(`Exporting ${what}… ${Math.round(this.progress.value * 100)} %`);
             }, (reason) => this.result.replaceChildren(`Export of ${what} queued: ${reason}.`));
             this.progress.value = 1;
-            const name = String(result.url).split('/').pop();
+            const name = downloadName(this.session, this.cellId, result.url);
             const link = h('a', { href: result.url, download: name, text: `Download ${name}` });
             this.result.replaceChildren(link, ` (${formatBytes(Number(result.bytes))})`);
             link.click();
@@ -98,6 +99,20 @@ export class ExportBar extends HTMLElement {
             this.progress.hidden = true;
         }
     }
+}
+
+/**
+ * The file name a download gets: the notebook, the cell and the photo, as a person would say them ("Depth
+ * threshold - Blend with mask - pug.jpg"), not the server's name for the file (its hash).
+ */
+export function downloadName(session, cellId, url) {
+    const extension = String(url).split('.').pop();
+    const cell = session.cell(cellId);
+    const photo = (session.photoName() ?? '').replace(/\.[a-z0-9]{2,5}$/i, '');
+    const parts = [session.notebook?.title || session.notebook?.name, cell ? cellTitle(session, cell) : cellId, photo]
+        .map((part) => String(part ?? '').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim())
+        .filter(Boolean);
+    return `${parts.join(' - ').slice(0, 120) || 'depthbook-export'}.${extension}`;
 }
 
 customElements.define('db-export', ExportBar);
