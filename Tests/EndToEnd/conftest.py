@@ -238,3 +238,15 @@ def firefox_factory(request, artifacts_dir):
             except Exception as error:
                 print(f"could not save evidence from firefox {index}: {error}")
         browser.quit()
+
+
+def require_person_matte_weights() -> None:
+    """Skips a test that needs the person matte's network when its weights are not installed here; on CI, where
+    `make test` installs them, their absence fails it instead."""
+    directory = os.environ.get("DEPTHBOOK_MODELS") or str(REPO_ROOT / "models")
+    if all(os.path.isfile(os.path.join(directory, name)) for name in ("modnet-portrait.onnx", "modnet-landscape.onnx")):
+        return
+    if ON_CI:
+        pytest.fail("the person matte's weights are missing (scripts/install-models.sh)")
+    pytest.skip("needs the person matte's weights in models/ (scripts/install-models.sh)")
+

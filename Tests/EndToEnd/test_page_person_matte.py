@@ -1,23 +1,13 @@
 """A photo without Apple's portrait matte, uploaded in the photo cell: the server runs the learned person matte
 once, and the photo cell lists it as a plane of its own, which renders."""
-import os
-
-import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import ON_CI, PHOTOS_DIR, REPO_ROOT
+from conftest import PHOTOS_DIR, require_person_matte_weights
 from page_support import open_notebook, screenshot, wait_for
-
-def models_present() -> bool:
-    directory = os.environ.get("DEPTHBOOK_MODELS") or str(REPO_ROOT / "models")
-    return all(os.path.isfile(os.path.join(directory, name)) for name in ("modnet-portrait.onnx", "modnet-landscape.onnx"))
 
 
 def test_the_photo_cell_lists_the_person_matte(depthbook_server, browser, artifacts_dir):
-    if not models_present():
-        if ON_CI:
-            pytest.fail("the person matte's weights are missing (scripts/install-models.sh)")
-        pytest.skip("needs the person matte's weights in models/ (scripts/install-models.sh)")
+    require_person_matte_weights()
     path = PHOTOS_DIR / "spite-lensblur-extractor__table.jpg"
     open_notebook(browser, depthbook_server.base_url, "depth-threshold")
     photo_cell = browser.find_element(By.CSS_SELECTOR, "db-cell[data-kind=photo]")

@@ -4,19 +4,13 @@ session hears a `photo` event with the matte among its planes, and the matte ren
 photo afterwards finds it made (the network ran once)."""
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from conftest import ON_CI, PHOTOS_DIR, REPO_ROOT
+from conftest import PHOTOS_DIR, require_person_matte_weights
 from test_server_support import Client, post, start_server
 
 TABLE = PHOTOS_DIR / "spite-lensblur-extractor__table.jpg"
 
-
-def models_present() -> bool:
-    directory = os.environ.get("DEPTHBOOK_MODELS") or str(REPO_ROOT / "models")
-    return all(os.path.isfile(os.path.join(directory, name)) for name in ("modnet-portrait.onnx", "modnet-landscape.onnx"))
 
 
 def mattes(facts: dict) -> set[str]:
@@ -31,10 +25,7 @@ def depthbook_server(tmp_path_factory):
 
 
 def test_the_matte_comes_after_the_photo_opens_and_every_page_hears_of_it(depthbook_server):
-    if not models_present():
-        if ON_CI:
-            pytest.fail("the person matte's weights are missing (scripts/install-models.sh)")
-        pytest.skip("needs the person matte's weights in models/ (scripts/install-models.sh)")
+    require_person_matte_weights()
     status, uploaded = post(depthbook_server, "/api/upload", TABLE.read_bytes())
     assert status == 200, uploaded
     # Answered before the network ran: the upload's facts say the matte is coming and do not list it yet.
