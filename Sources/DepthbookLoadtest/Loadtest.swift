@@ -21,6 +21,9 @@ public struct Loadtest: Sendable {
         public var notebook = "depth-threshold"
         /// A photo file to upload once and open in every session; nil keeps the notebook's own photo.
         public var photo: String?
+        /// Photo files uploaded once each; session i opens photo i modulo their count (a workshop where each
+        /// person brought a photo). Takes the place of `photo` when not empty.
+        public var photos: [String] = []
         public var width = 1280
         /// Like a page scrolled to the slider's cell with the result in view: the cells between them are out
         /// of view and named `offscreen` while the slider moves.
@@ -59,6 +62,14 @@ public struct Loadtest: Sendable {
         public var final_updates_per_s: Double = 0
         /// The longest time that cell's picture stood still during the drag, over all sessions.
         public var final_max_gap_ms: Double = 0
+        /// Distinct photos the sessions were on (1 for the notebook's own or `--photo`).
+        public var photos: Int = 1
+        /// The worst session's own figures: its final-frame p95 and its updates a second.
+        public var slowest_final_full_p95_ms: Double = 0
+        public var slowest_final_updates_per_s: Double = 0
+        /// Cores the server spent from the first session's start to the last one's end (its CPU seconds over
+        /// the wall time, read from `/api/stats`); 0 when the server does not say.
+        public var server_cpu_cores: Double = 0
 
         /// The report as one JSON line, keys in the order the issue lists them.
         public var jsonLine: String {
@@ -68,7 +79,9 @@ public struct Loadtest: Sendable {
                 + "\"server_rss_mb\":\(number(server_rss_mb)),\"first_error\":\(quoted(first_error)),"
                 + "\"final_cell\":\(quoted(final_cell)),\"final_full_p50_ms\":\(number(final_full_p50_ms)),"
                 + "\"final_full_p95_ms\":\(number(final_full_p95_ms)),\"final_full_max_ms\":\(number(final_full_max_ms)),"
-                + "\"final_updates_per_s\":\(number(final_updates_per_s)),\"final_max_gap_ms\":\(number(final_max_gap_ms))}"
+                + "\"final_updates_per_s\":\(number(final_updates_per_s)),\"final_max_gap_ms\":\(number(final_max_gap_ms)),"
+                + "\"photos\":\(photos),\"slowest_final_full_p95_ms\":\(number(slowest_final_full_p95_ms)),"
+                + "\"slowest_final_updates_per_s\":\(number(slowest_final_updates_per_s)),\"server_cpu_cores\":\(number(server_cpu_cores))}"
         }
 
         private func quoted(_ text: String?) -> String {
@@ -84,26 +97,33 @@ public struct Loadtest: Sendable {
     }
 
     public func run() throws -> Report {
-        let photoReference = try options.photo.map { try upload($0) }
+        let uploads = try (options.photos.isEmpty ? options.photo.map { [$0] } ?? [] : options.photos).map { try upload($0) }
         let results = Locked<[SessionResult]>([])
         let group = DispatchGroup()
+        let before = try? serverStats(), started = ContinuousClock.now
         for index in 0..<options.sessions {
             group.enter()
+            let photo = uploads.isEmpty ? nil : uploads[index % uploads.count]
             let thread = Thread { [options] in
-                let result = DragSession(options: options, index: index, upload: photoReference).run()
+                let result = DragSession(options: options, index: index, upload: photo).run()
                 results.withLock { $0.append(result) }
                 group.leave()
             }
             thread.start()
         }
         group.wait()
+        let wall = ContinuousClock.now - started
         let all = results.withLock { $0 }
         let latencies = all.flatMap(\.latencies).sorted()
         func percentile(_ p: Double) -> Double { Self.percentile(latencies, p) }
         let finals = all.flatMap(\.finalLatencies).sorted()
         let rates = all.map(\.finalUpdatesPerSecond).filter { $0 > 0 }
-        let rss = (try? serverStats()) ?? 0
-        return Report(sessions: options.sessions, changes: options.changes * options.sessions,
+        let after = try? serverStats()
+        let rss = after?.rss ?? 0
+        let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        let cores = before.flatMap { b in after.map { ($0.cpu - b.cpu) / max(seconds, 0.001) } } ?? 0
+        let perSession = all.filter { !$0.finalLatencies.isEmpty }
+        var report = Report(sessions: options.sessions, changes: options.changes * options.sessions,
                       frames: all.reduce(0) { $0 + $1.frames }, p50_ms: percentile(0.5), p95_ms: percentile(0.95),
                       max_ms: ((latencies.last ?? 0) * 10).rounded() / 10,
                       dropped: all.reduce(0) { $0 + $1.dropped }, errors: all.reduce(0) { $0 + $1.errors },
@@ -114,6 +134,11 @@ public struct Loadtest: Sendable {
                       final_full_max_ms: ((finals.last ?? 0) * 10).rounded() / 10,
                       final_updates_per_s: rates.isEmpty ? 0 : ((rates.reduce(0, +) / Double(rates.count)) * 10).rounded() / 10,
                       final_max_gap_ms: ((all.map(\.finalMaxGap).max() ?? 0) * 10).rounded() / 10)
+        report.photos = max(1, uploads.count)
+        report.slowest_final_full_p95_ms = perSession.map { Self.percentile($0.finalLatencies.sorted(), 0.95) }.max() ?? 0
+        report.slowest_final_updates_per_s = ((perSession.map(\.finalUpdatesPerSecond).min() ?? 0) * 10).rounded() / 10
+        report.server_cpu_cores = (cores * 100).rounded() / 100
+        return report
     }
 
     /// The `p` quantile of sorted values, to a tenth of a millisecond.
@@ -135,10 +160,11 @@ public struct Loadtest: Sendable {
         return id
     }
 
-    private func serverStats() throws -> Double {
+    /// The server's resident MB and CPU seconds so far (0 for what it does not report).
+    private func serverStats() throws -> (rss: Double, cpu: Double) {
         let (status, body) = try SimpleHTTP.request(options.endpoint, method: "GET", path: "/api/stats", timeoutSeconds: 10)
-        guard status == 200, case .object(let stats) = try JSONDecoder().decode(JSONValue.self, from: Data(body)),
-              case .number(let rss) = stats["rssMb"] else { return 0 }
-        return rss
+        guard status == 200, case .object(let stats) = try JSONDecoder().decode(JSONValue.self, from: Data(body)) else { return (0, 0) }
+        func number(_ key: String) -> Double { if case .number(let value) = stats[key] { return value } else { return 0 } }
+        return (number("rssMb"), number("cpuSeconds"))
     }
 }

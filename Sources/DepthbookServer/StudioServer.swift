@@ -65,7 +65,8 @@ public final class StudioServer: Sendable {
                                                 budgetMb: Double(configuration.memoryBudget.totalBytes >> 20),
                                                 photosMb: Double(photos.bytes) / 1_048_576,
                                                 cachesMb: Double(backend.cacheBytesHeld) / 1_048_576,
-                                                unusedResidentMb: Double(ProcessMemory.unusedResidentBytes() ?? 0) / 1_048_576)
+                                                unusedResidentMb: Double(ProcessMemory.unusedResidentBytes() ?? 0) / 1_048_576,
+                                                cpuSeconds: ProcessCPU.seconds() ?? 0)
                                 },
                                 metrics: {
                                     StudioMetrics.shared.exposition(.init(

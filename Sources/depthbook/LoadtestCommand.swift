@@ -37,6 +37,9 @@ struct LoadtestCommand: ParsableCommand {
     @Option(help: "A photo file uploaded once and opened in every session (default: the notebook's own photo).")
     var photo: String?
 
+    @Option(help: "A folder of photos (HEIC, JPEG, PNG), each uploaded once; session i opens the i-th, round robin (a workshop where everyone brought a photo).")
+    var photos: String?
+
     @Option(help: "Preview width in pixels.")
     var width: Int = 1280
 
@@ -54,6 +57,15 @@ struct LoadtestCommand: ParsableCommand {
         let widths = Limits.studio.previewWidth
         guard widths.contains(width) else { throw ValidationError("--width must be \(widths), as the studio's previews") }
         _ = try endpoint()
+    }
+
+    /// The photo files directly in `directory`, by name.
+    static func photoFiles(in directory: String) throws -> [String] {
+        let kinds: Set<String> = ["heic", "heif", "jpg", "jpeg", "png"]
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { kinds.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        guard !names.isEmpty else { throw ValidationError("--photos \(directory) holds no HEIC, JPEG or PNG file") }
+        return names.map { directory + "/" + $0 }
     }
 
     /// Endpoint and path from `ws[s]://host:port[/path]`.
@@ -77,6 +89,7 @@ struct LoadtestCommand: ParsableCommand {
         options.origin = origin
         options.notebook = notebook
         options.photo = photo
+        options.photos = try photos.map(Self.photoFiles) ?? []
         options.width = width
         options.scrolledToSlider = scrolledToSlider
         print(try Loadtest(options: options).run().jsonLine)

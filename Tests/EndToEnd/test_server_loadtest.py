@@ -10,7 +10,8 @@ import pytest
 from test_server_support import binary, start_server
 
 KEYS = ["sessions", "changes", "frames", "p50_ms", "p95_ms", "max_ms", "dropped", "errors", "server_rss_mb", "first_error",
-        "final_cell", "final_full_p50_ms", "final_full_p95_ms", "final_full_max_ms", "final_updates_per_s", "final_max_gap_ms"]
+        "final_cell", "final_full_p50_ms", "final_full_p95_ms", "final_full_max_ms", "final_updates_per_s", "final_max_gap_ms",
+        "photos", "slowest_final_full_p95_ms", "slowest_final_updates_per_s", "server_cpu_cores"]
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +56,22 @@ def test_a_page_scrolled_to_the_slider_still_follows_with_its_result(server):
     assert report["final_updates_per_s"] > 0
     assert 0 < report["final_full_p50_ms"] <= report["final_full_max_ms"]
     assert server.alive()
+
+
+def test_each_session_on_its_own_photo(server, tmp_path):
+    """`--photos DIR` (issue 41): a workshop where each person brought a photo; the report names how many photos,
+    the slowest session's own figures and the cores the server spent."""
+    import shutil
+
+    from conftest import PHOTOS_DIR
+    for name in ("fidmaa-portrait-analyser__jpeg_depth_data.jpg", "exifr__with_deth_map.jpg"):
+        shutil.copy(PHOTOS_DIR / name, tmp_path / name)
+    (tmp_path / "notes.txt").write_text("not a photo")
+    report = run_loadtest(server, "--sessions", "3", "--changes", "10", "--rate", "10", "--width", "640", "--photos", str(tmp_path))
+    assert report["photos"] == 2 and report["sessions"] == 3, report
+    assert report["errors"] == 0 and report["first_error"] is None, report
+    assert report["slowest_final_full_p95_ms"] > 0 and report["slowest_final_updates_per_s"] >= 0, report
+    assert report["server_cpu_cores"] > 0, report
 
 
 def test_a_bad_url_is_refused_with_a_message(server):

@@ -62,4 +62,6 @@ public struct ServerStats: Sendable, Encodable {
     public var cachesMb: Double = 0
     /// Resident memory no live allocation holds (see `ProcessMemory.unusedResidentBytes`).
     public var unusedResidentMb: Double = 0
+    /// CPU seconds the process has used (`ProcessCPU`): two readings give the cores spent between them.
+    public var cpuSeconds: Double = 0
 }
