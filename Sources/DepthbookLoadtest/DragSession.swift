@@ -22,6 +22,9 @@ struct DragSession {
     let options: Loadtest.Options
     let index: Int
     let upload: String?
+    /// Set for the session an audience watches (`--watchers`): it says who it is, waits for them, and tells
+    /// them when each change went out.
+    var presenting: Presenting? = nil
 
     final class Shared: Sendable {
         let sentAt = Locked<[Int: ContinuousClock.Instant]>([:])
@@ -84,7 +87,7 @@ struct DragSession {
         }
         do {
             reader.start()
-            _ = try request(.hello(.init()))
+            let hello = try request(.hello(.init()))
             let opened = try request(.openNotebook(.init(name: options.notebook)))
             if let upload { _ = try request(.openPhoto(.init(photo: .upload(upload)))) }
             let notebook = try Self.notebook(in: opened["notebook"])
@@ -97,6 +100,10 @@ struct DragSession {
             let between = notebook.dependents(of: cell).dropLast()
             shared.finalCell.withLock { $0 = watched }
             result.finalCell = watched
+            if let presenting, case .string(let id)? = hello["session"] {
+                presenting.finalCell.withLock { $0 = watched }
+                presenting.sessionID.withLock { $0 = id }
+            }
             var seq = 1
             shared.sentAt.withLock { $0[seq] = .now }
             for other in previewed where other != cell {
@@ -112,6 +119,13 @@ struct DragSession {
             // The warm-up preview is not measured.
             shared.latencies.withLock { $0.removeAll() }
             shared.frames.store(0, ordering: .relaxed)
+            if let presenting {
+                // The audience is seated before the talk starts.
+                let seated = ContinuousClock.now + .seconds(options.timeoutSeconds)
+                while presenting.attached.load(ordering: .relaxed) < options.watchers, ContinuousClock.now < seated {
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+            }
 
             let interval = Duration.seconds(1 / max(0.1, options.rate))
             var tick = ContinuousClock.now
@@ -129,7 +143,9 @@ struct DragSession {
                 let change = StudioRequest.setParams(.init(
                     cell: cell, params: ["percentile": .number(percentile)], seq: seq, interactive: !last,
                     offscreen: options.scrolledToSlider && !last ? Array(between) : nil))
-                shared.sentAt.withLock { $0[seq] = .now }
+                let now = ContinuousClock.now
+                shared.sentAt.withLock { $0[seq] = now }
+                presenting?.sentAt.withLock { $0[seq] = now }
                 try client.send(text: try change.message(id: nextID))
                 if shared.histogramWanted.exchange(false, ordering: .relaxed) {
                     nextID += 1
@@ -139,12 +155,14 @@ struct DragSession {
                 if !last, tick > .now { Thread.sleep(until: tick) }
             }
             let lastSent = ContinuousClock.now
+            presenting?.ended.withLock { $0 = (firstChangeSeq, seq, lastSent) }
             try Self.waitFor(seq: seq, shared: shared, timeout: options.timeoutSeconds, full: true)
             try Self.waitForFinal(seq: seq, shared: shared, timeout: options.timeoutSeconds)
             Self.summariseFinal(shared: shared, from: firstChangeSeq, to: seq, until: lastSent, into: &result)
             let answered = shared.answered.withLock { $0 }
             result.dropped = (firstChangeSeq...seq).filter { !answered.contains($0) }.count
         } catch {
+            presenting?.failed.store(true, ordering: .relaxed)
             result.errors += 1
             shared.firstError.withLock { if $0 == nil { $0 = String(describing: error) } }
             if result.dropped == 0 { result.dropped = options.changes - shared.answered.withLock { $0.filter { $0 > 1 }.count } }

@@ -24,6 +24,8 @@ public struct Loadtest: Sendable {
         /// Photo files uploaded once each; session i opens photo i modulo their count (a workshop where each
         /// person brought a photo). Takes the place of `photo` when not empty.
         public var photos: [String] = []
+        /// Pages following session 0 view-only (an audience following a presenter).
+        public var watchers = 0
         public var width = 1280
         /// Like a page scrolled to the slider's cell with the result in view: the cells between them are out
         /// of view and named `offscreen` while the slider moves.
@@ -70,6 +72,14 @@ public struct Loadtest: Sendable {
         /// Cores the server spent from the first session's start to the last one's end (its CPU seconds over
         /// the wall time, read from `/api/stats`); 0 when the server does not say.
         public var server_cpu_cores: Double = 0
+        /// With `--watchers`: how many followed, and per change of the presenter (session 0), the time until its
+        /// watched cell's full frame reached each watcher (pooled), the slowest watcher's p95, and their updates
+        /// a second (mean). Watchers that saw nothing count as errors.
+        public var watchers: Int = 0
+        public var watcher_final_full_p50_ms: Double = 0
+        public var watcher_final_full_p95_ms: Double = 0
+        public var slowest_watcher_final_full_p95_ms: Double = 0
+        public var watcher_updates_per_s: Double = 0
 
         /// The report as one JSON line, keys in the order the issue lists them.
         public var jsonLine: String {
@@ -81,7 +91,11 @@ public struct Loadtest: Sendable {
                 + "\"final_full_p95_ms\":\(number(final_full_p95_ms)),\"final_full_max_ms\":\(number(final_full_max_ms)),"
                 + "\"final_updates_per_s\":\(number(final_updates_per_s)),\"final_max_gap_ms\":\(number(final_max_gap_ms)),"
                 + "\"photos\":\(photos),\"slowest_final_full_p95_ms\":\(number(slowest_final_full_p95_ms)),"
-                + "\"slowest_final_updates_per_s\":\(number(slowest_final_updates_per_s)),\"server_cpu_cores\":\(number(server_cpu_cores))}"
+                + "\"slowest_final_updates_per_s\":\(number(slowest_final_updates_per_s)),\"server_cpu_cores\":\(number(server_cpu_cores)),"
+                + "\"watchers\":\(watchers),\"watcher_final_full_p50_ms\":\(number(watcher_final_full_p50_ms)),"
+                + "\"watcher_final_full_p95_ms\":\(number(watcher_final_full_p95_ms)),"
+                + "\"slowest_watcher_final_full_p95_ms\":\(number(slowest_watcher_final_full_p95_ms)),"
+                + "\"watcher_updates_per_s\":\(number(watcher_updates_per_s))}"
         }
 
         private func quoted(_ text: String?) -> String {
@@ -101,15 +115,28 @@ public struct Loadtest: Sendable {
         let results = Locked<[SessionResult]>([])
         let group = DispatchGroup()
         let before = try? serverStats(), started = ContinuousClock.now
+        let presenting = options.watchers > 0 ? Presenting() : nil
         for index in 0..<options.sessions {
             group.enter()
             let photo = uploads.isEmpty ? nil : uploads[index % uploads.count]
             let thread = Thread { [options] in
-                let result = DragSession(options: options, index: index, upload: photo).run()
+                let result = DragSession(options: options, index: index, upload: photo,
+                                         presenting: index == 0 ? presenting : nil).run()
                 results.withLock { $0.append(result) }
                 group.leave()
             }
             thread.start()
+        }
+        let watched = Locked<[WatcherResult]>([])
+        if let presenting {
+            for _ in 0..<options.watchers {
+                group.enter()
+                Thread { [options] in
+                    let result = Watcher(options: options, presenting: presenting).run()
+                    watched.withLock { $0.append(result) }
+                    group.leave()
+                }.start()
+            }
         }
         group.wait()
         let wall = ContinuousClock.now - started
@@ -138,6 +165,18 @@ public struct Loadtest: Sendable {
         report.slowest_final_full_p95_ms = perSession.map { Self.percentile($0.finalLatencies.sorted(), 0.95) }.max() ?? 0
         report.slowest_final_updates_per_s = ((perSession.map(\.finalUpdatesPerSecond).min() ?? 0) * 10).rounded() / 10
         report.server_cpu_cores = (cores * 100).rounded() / 100
+        let audience = watched.withLock { $0 }
+        if !audience.isEmpty {
+            let pooled = audience.flatMap(\.finalLatencies).sorted()
+            report.watchers = audience.count
+            report.watcher_final_full_p50_ms = Self.percentile(pooled, 0.5)
+            report.watcher_final_full_p95_ms = Self.percentile(pooled, 0.95)
+            report.slowest_watcher_final_full_p95_ms = audience.map { Self.percentile($0.finalLatencies.sorted(), 0.95) }.max() ?? 0
+            report.watcher_updates_per_s = ((audience.map(\.updatesPerSecond).reduce(0, +) / Double(audience.count)) * 10).rounded() / 10
+            let failures = audience.compactMap(\.error)
+            report.errors += failures.count
+            if report.first_error == nil { report.first_error = failures.first.map { "a watcher: \($0)" } }
+        }
         return report
     }
 

@@ -40,6 +40,9 @@ struct LoadtestCommand: ParsableCommand {
     @Option(help: "A folder of photos (HEIC, JPEG, PNG), each uploaded once; session i opens the i-th, round robin (a workshop where everyone brought a photo).")
     var photos: String?
 
+    @Option(help: "Pages that follow session 0 view-only, as an audience's phones follow a presenter (0...500).")
+    var watchers: Int = 0
+
     @Option(help: "Preview width in pixels.")
     var width: Int = 1280
 
@@ -52,6 +55,7 @@ struct LoadtestCommand: ParsableCommand {
 
     func validate() throws {
         guard sessions >= 1, sessions <= 1000 else { throw ValidationError("--sessions must be 1...1000") }
+        guard (0...500).contains(watchers) else { throw ValidationError("--watchers must be 0...500") }
         guard changes >= 1 else { throw ValidationError("--changes must be at least 1") }
         guard rate > 0, rate <= 1000 else { throw ValidationError("--rate must be in (0, 1000] changes per second") }
         let widths = Limits.studio.previewWidth
@@ -90,6 +94,7 @@ struct LoadtestCommand: ParsableCommand {
         options.notebook = notebook
         options.photo = photo
         options.photos = try photos.map(Self.photoFiles) ?? []
+        options.watchers = watchers
         options.width = width
         options.scrolledToSlider = scrolledToSlider
         print(try Loadtest(options: options).run().jsonLine)

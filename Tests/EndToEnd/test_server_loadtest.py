@@ -11,7 +11,9 @@ from test_server_support import binary, start_server
 
 KEYS = ["sessions", "changes", "frames", "p50_ms", "p95_ms", "max_ms", "dropped", "errors", "server_rss_mb", "first_error",
         "final_cell", "final_full_p50_ms", "final_full_p95_ms", "final_full_max_ms", "final_updates_per_s", "final_max_gap_ms",
-        "photos", "slowest_final_full_p95_ms", "slowest_final_updates_per_s", "server_cpu_cores"]
+        "photos", "slowest_final_full_p95_ms", "slowest_final_updates_per_s", "server_cpu_cores",
+        "watchers", "watcher_final_full_p50_ms", "watcher_final_full_p95_ms", "slowest_watcher_final_full_p95_ms",
+        "watcher_updates_per_s"]
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +74,17 @@ def test_each_session_on_its_own_photo(server, tmp_path):
     assert report["errors"] == 0 and report["first_error"] is None, report
     assert report["slowest_final_full_p95_ms"] > 0 and report["slowest_final_updates_per_s"] >= 0, report
     assert report["server_cpu_cores"] > 0, report
+
+
+def test_an_audience_follows_the_presenter(server):
+    """`--watchers N` (issue 41): pages following session 0 view-only get its watched cell's frames; the report
+    says how long each change took to reach them."""
+    report = run_loadtest(server, "--sessions", "1", "--changes", "10", "--rate", "10", "--width", "640", "--watchers", "5")
+    assert report["watchers"] == 5 and report["errors"] == 0, report
+    assert 0 < report["watcher_final_full_p50_ms"] <= report["watcher_final_full_p95_ms"] <= report["slowest_watcher_final_full_p95_ms"], report
+    # A frame reaches a watcher when it reaches the presenter (one render, sent to every page of the session):
+    # the audience's figures are not those of five more renders.
+    assert report["watcher_final_full_p50_ms"] <= 3 * report["final_full_p50_ms"] + 100, report
 
 
 def test_a_bad_url_is_refused_with_a_message(server):

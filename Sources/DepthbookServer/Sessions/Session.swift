@@ -124,17 +124,19 @@ public final class Session: Sendable {
         invalidateRenders()
     }
 
-    /// The open photo gained a plane made in the background: its facts replace the old, what was rendering on
-    /// the photo without it stops, and every page attached is told and asks for its cells again.
+    /// The open photo gained a plane made in the background: its facts replace the old, and every page attached
+    /// is told and asks for its cells again. Renders under way finish on the photo without it and answer their
+    /// requests (cancelled, a client that does not know the event waited for them in vain); the frames kept for
+    /// a page that attaches later are dropped, being of the photo without it.
     func photoImproved(_ better: LoadedPhoto) {
         let shows = state.withLock { s in
             guard s.photo?.reference == better.reference else { return false }
             s.photo = OpenPhoto(better)
+            s.lastFrames.removeAll()
             s.preparedForDrag = s.preparedForDrag.filter { $0.photo != better.reference }
             return true
         }
         guard shows else { return }
-        invalidateRenders()
         broadcast { StudioEvent.photo(.init(photo: better.facts)).message() }
     }
 
