@@ -37,6 +37,18 @@ export class Presenter extends EventTarget {
             document.exitFullscreen().catch(() => {});
         }
         this.dispatchEvent(new CustomEvent('change', { detail: { active } }));
+        // The column opens on what is moved on stage, not on the intro note and the photo (issue 39): the first
+        // slider's cell at its top, the slider focused so the arrows move it at once.
+        if (active) requestAnimationFrame(() => this.showFirstSlider());
+    }
+
+    showFirstSlider() {
+        if (this.root.contains(document.activeElement) && document.activeElement !== document.body) return;
+        const slider = [...this.root.querySelectorAll('db-cell .cell-body input[type=range]')]
+            .find((element) => element.checkVisibility() && !element.disabled);
+        if (!slider) return;
+        scrollToElement(slider.closest('db-cell'));
+        slider.focus({ preventScroll: true });
     }
 
     onKey(event) {

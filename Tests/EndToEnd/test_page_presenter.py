@@ -47,6 +47,13 @@ def test_the_stage_fills_the_screen_and_follows_a_drag_upstream(depthbook_server
     before = wait_for("the result on stage", lambda: (s if (s := stage(driver)) and s["reference"] == "result" and s["state"] == "ready" else None))
     assert before["area"] >= 0.8, f"the stage takes {before['area']:.1%} of the window"
     assert not driver.execute_script("return document.querySelector('button.save-share').checkVisibility()"), "Save stays on screen in presenter mode"
+    # The column opens on the first slider, in view and focused for the arrows (issue 39), the intro note and the
+    # photo cell folded to their headers.
+    wait_for("the first slider in view and focused", lambda: driver.execute_script("""
+        const s = [...document.querySelectorAll('main db-cell .cell-body input[type=range]')].find((e) => e.checkVisibility());
+        const r = s && s.getBoundingClientRect();
+        return s && r.top >= 0 && r.bottom <= innerHeight && document.activeElement === s;"""))
+    assert not driver.execute_script("return document.querySelector('db-cell[data-kind=photo] .cell-body').checkVisibility()")
 
     # Drag the percentile slider, five cells above the result: the stage follows before the button is let go.
     control = slider(driver, mask, "percentile")
