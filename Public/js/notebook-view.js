@@ -179,11 +179,16 @@ export class NotebookView extends HTMLElement {
      */
     async remove(cellId) {
         const users = dependentsOf(this.session.notebook, cellId);
+        // People read the cells' titles ("Threshold at a percentile"), not their ids ("mask").
+        const named = (ids) => listOf(ids.map((id) => {
+            const cell = this.session.cell(id);
+            return cell ? `“${cellTitle(this.session, cell)}”` : id;
+        }));
         if (users.length > 0) {
             const direct = this.session.notebook.cells.filter((cell) => users.includes(cell.id) && readsCell(cell, cellId)).map((cell) => cell.id);
             const answer = await ask({
-                title: `Remove ${cellId}?`,
-                message: `${listOf(direct)} ${direct.length === 1 ? 'reads' : 'read'} ${cellId}. Removing it removes ${users.length === 1 ? 'that cell' : `the ${users.length} cells that use it`} too: ${listOf(users)}. Undo (Ctrl+Z) brings them back.`,
+                title: `Remove ${named([cellId])}?`,
+                message: `${named(direct)} ${direct.length === 1 ? 'reads' : 'read'} ${named([cellId])}. Removing it removes ${users.length === 1 ? 'that cell' : `the ${users.length} cells that use it`} too: ${named(users)}. Undo (Ctrl+Z) brings them back.`,
                 answers: [{ value: 'remove', label: `Remove ${users.length + 1} cells` }],
             });
             if (answer !== 'remove') return;
@@ -191,8 +196,9 @@ export class NotebookView extends HTMLElement {
         const gone = new Set([cellId, ...users]);
         const draft = structuredClone(this.session.notebook);
         draft.cells = draft.cells.filter((cell) => !gone.has(cell.id));
-        if (await this.submit(draft, cellId, `removing ${listOf([...gone])}`)) {
-            this.session.status(`Removed ${listOf([...gone])}. Undo (Ctrl+Z) brings ${gone.size === 1 ? 'it' : 'them'} back.`, 'ok');
+        const goneNames = named([...gone]);
+        if (await this.submit(draft, cellId, `removing ${goneNames}`)) {
+            this.session.status(`Removed ${goneNames}. Undo (Ctrl+Z) brings ${gone.size === 1 ? 'it' : 'them'} back.`, 'ok');
         }
     }
 

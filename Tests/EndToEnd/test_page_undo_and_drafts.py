@@ -73,9 +73,12 @@ def test_undo_restores_the_earlier_frame_and_redo_the_later(depthbook_server, br
 def test_removing_a_cell_others_read_asks_and_undo_brings_them_back(depthbook_server, browser, artifacts_dir):
     open_notebook(browser, depthbook_server.base_url, "depth-threshold")
     before = cell_ids(browser)
+    title = {cell: browser.find_element(By.CSS_SELECTOR, f"db-cell[data-cell={cell}] .cell-title").text
+             for cell in ("noir", "brighter", "result")}
     remove_cell(browser, "noir")
     question = answer_dialog(browser, "remove")
-    assert "brighter reads noir" in question and "result" in question, question
+    # In the cells' titles, as the page shows them, not their ids (issue 39).
+    assert f"“{title['brighter']}” reads “{title['noir']}”" in question and title["result"] in question, question
     gone = wait_for("the cells to go", lambda: (ids := cell_ids(browser)) != before and ids)
     assert "noir" not in gone and "brighter" not in gone and "result" not in gone, gone
     assert "Removed" in connection_text(browser)
