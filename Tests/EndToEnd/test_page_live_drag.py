@@ -51,6 +51,9 @@ def test_dragging_an_upstream_slider_updates_the_result_during_the_drag(depthboo
     # The photo cell is built anew for the new photo: look it up again each time.
     wait_for("the pug to open", lambda: "4032" in browser.find_element(By.CSS_SELECTOR, "db-cell[data-kind=photo]").text,
              timeout=180)
+    # Its learned matte comes a second or so later and every cell renders again then: the drag starts after it.
+    wait_for("the pug's matte", lambda: not browser.find_elements(By.CSS_SELECTOR, "db-cell[data-kind=photo] [data-coming]"),
+             timeout=180)
     before = wait_for("the result on the pug", lambda: result_full_frame(browser), timeout=180)
     # The result's frames on the pug must be newer than the upload; wait until the chain has settled on it.
     wait_for("the result to be rendered from the pug", lambda: (
