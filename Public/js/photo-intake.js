@@ -50,7 +50,10 @@ export class PhotoIntake {
             if (answer === 'recipe') return this.restore(recipe, uploaded.upload, file.name, title, original);
         }
         const current = this.session.photo;
-        if (!uploaded.photo?.depth && current?.source?.upload && !current.depth) {
+        // Depth the server only estimated (from the person matte) is no depth of the photo's own: a grey picture
+        // dropped next may be its real depth map.
+        const currentHasDepth = Boolean(current?.depth) && !current.depth.estimated;
+        if (!uploaded.photo?.depth && current?.source?.upload && !currentHasDepth) {
             const currentName = this.session.photoName() ?? 'the photo';
             const answer = await ask({
                 title: 'A picture without depth',
