@@ -8,7 +8,7 @@ import io
 import os
 
 import pytest
-from PIL import Image, ImageFilter, ImageOps, ImageStat
+from PIL import Image, ImageChops, ImageFilter, ImageOps, ImageStat
 
 from test_server_support import Client, PHOTOS_DIR, REPO_ROOT, post, start_server
 
@@ -43,15 +43,18 @@ def plain_jpeg() -> bytes:
 
 
 def detail(image: Image.Image, box: tuple[int, int, int, int]) -> float:
-    """Mean edge strength of the grey picture inside `box`."""
-    return ImageStat.Stat(image.convert("L").crop(box).filter(ImageFilter.FIND_EDGES)).mean[0]
+    """Mean band-pass energy (Gaussian σ 1 minus σ 4) of the grey picture inside `box`: the detail a lens blur
+    takes away, above the frame's JPEG noise (a 3×3 edge filter mostly measures that noise on a plain wall)."""
+    grey = image.convert("L")
+    band = ImageChops.difference(grey.filter(ImageFilter.GaussianBlur(1)), grey.filter(ImageFilter.GaussianBlur(4)))
+    return ImageStat.Stat(band.crop(box)).mean[0]
 
 
 def test_a_plain_jpeg_opens_with_estimated_depth_and_renders_depth_of_field(server):
     body = plain_jpeg()
     status, uploaded = post(server, "/api/upload", body)
     assert status == 200, uploaded
-    assert "depth" not in uploaded["photo"], "the file itself carries no depth"
+    assert uploaded["photo"]["depth"]["estimated"] == ESTIMATED, uploaded["photo"]
     client = Client(server)
     client.ok("hello", protocol=1)
     client.ok("openNotebook", name="depth-of-field", timeout=180)
@@ -74,7 +77,7 @@ def test_a_plain_jpeg_opens_with_estimated_depth_and_renders_depth_of_field(serv
     kept_background = sum(detail(result, box) for box in corners) / sum(detail(photo, box) for box in corners)
     print(f"estimated-depth e2e: detail kept on the face {kept_face:.3f}, in the background {kept_background:.3f}")
     assert kept_face >= 0.8, kept_face
-    assert kept_background <= 0.6, kept_background
+    assert kept_background <= 0.5, kept_background
 
     client.ok("openNotebook", name="point-cloud", timeout=180)
     client.ok("openPhoto", photo={"upload": uploaded["upload"]}, timeout=180)
