@@ -50,7 +50,10 @@ export class PhotoIntake {
             if (answer === 'recipe') return this.restore(recipe, uploaded.upload, file.name, title, original);
         }
         const current = this.session.photo;
-        if (!uploaded.photo?.depth && current?.source?.upload && !current.depth) {
+        // Depth the server only estimated (from the person matte) is no depth of the file's own: a grey picture
+        // dropped next may be the current photo's real depth map (and a depth map may show a person's outline).
+        const ownDepth = (facts) => Boolean(facts?.depth) && !facts.depth.estimated;
+        if (!ownDepth(uploaded.photo) && current?.source?.upload && !ownDepth(current)) {
             const currentName = this.session.photoName() ?? 'the photo';
             const answer = await ask({
                 title: 'A picture without depth',

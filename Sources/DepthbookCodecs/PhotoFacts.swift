@@ -18,6 +18,9 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
         public var polarity: String?
         /// For such a map: true when Depthbook decided the polarity, false when it was given.
         public var polarityDetected: Bool?
+        /// For a photo taken without depth: how its depth was estimated ("estimated (from the person matte)"),
+        /// the words the page and `inspect` show. Absent for measured depth.
+        public var estimated: String?
     }
 
     public struct MatteFacts: Codable, Sendable, Equatable {
@@ -67,7 +70,7 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
             depth = Depth(kind: d.kind.rawValue, width: d.map.width, height: d.map.height, min: Double("\(range.lowerBound)") ?? 0,
                           max: Double("\(range.upperBound)") ?? 0, accuracy: d.accuracy.rawValue, filtered: d.isFiltered, holes: d.map.holeCount,
                           polarity: d.greyPolarity.map { $0.brighterIsNearer ? "brighterNearer" : "brighterFarther" },
-                          polarityDetected: d.greyPolarity?.detected)
+                          polarityDetected: d.greyPolarity?.detected, estimated: d.estimate?.label)
         }
         // The learned person matte is listed as a matte of its own kind, so the page shows it as `photo.personMatte`.
         let listed = photo.mattes.map { MatteFacts(kind: $0.kind.rawValue, width: $0.plane.width, height: $0.plane.height) }

@@ -21,7 +21,7 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print the facts as JSON.")
     var json = false
 
-    @Flag(inversion: .prefixedNo, help: "Run the learned person matte on a photo without a portrait matte (about a second).")
+    @Flag(inversion: .prefixedNo, help: "Run the learned person matte on a photo without a portrait matte (about a second); a photo without depth gets its depth estimated from it.")
     var personMatte = true
 
     func run() throws {
@@ -57,7 +57,8 @@ struct InspectCommand: ParsableCommand {
     static func text(_ f: PhotoFacts, photo: Photo) -> String {
         var lines = ["image: \(f.width)×\(f.height), orientation \(f.orientation), \(f.colorSpace)"]
         if let d = f.depth {
-            lines.append("depth: \(d.kind) \(d.width)×\(d.height), \(d.min)...\(d.max), \(d.accuracy)\(d.filtered ? ", filtered" : ""), \(d.holes) holes")
+            let origin = d.estimated.map { "\($0), " } ?? ""
+            lines.append("depth: \(origin)\(d.kind) \(d.width)×\(d.height), \(d.min)...\(d.max), \(d.accuracy)\(d.filtered ? ", filtered" : ""), \(d.holes) holes")
             if let polarity = d.polarity {
                 let way = polarity == "brighterNearer" ? "nearer" : "farther"
                 lines.append("depth map: brighter is \(way)\(d.polarityDetected == true ? " (detected)" : " (as stated)")")

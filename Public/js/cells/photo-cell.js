@@ -16,6 +16,17 @@ const PLANE_TITLES = {
     personMatte: 'Person matte (learned)',
 };
 
+/**
+ * A plane's title; depth the server estimated (a photo taken without depth) says so with the server's own words
+ * (`estimated` in the photo facts' depth), on the depth planes and on the subject made from them.
+ */
+function planeTitle(plane) {
+    const title = PLANE_TITLES[plane.name] ?? plane.name;
+    const estimated = plane.facts?.estimated;
+    if (typeof estimated === 'string' && (plane.name === 'disparity' || plane.name === 'depth')) return `${title}, ${estimated}`;
+    return title;
+}
+
 export class PhotoCell extends HTMLElement {
     /**
      * @param {import('../notebook-session.js').NotebookSession} session
@@ -29,7 +40,7 @@ export class PhotoCell extends HTMLElement {
         const planes = photoPlanes(session.photo, session.planeNames).filter((plane) => plane.name !== 'depth');
         const grid = h('div', { class: 'plane-grid' });
         for (const plane of planes) {
-            const title = PLANE_TITLES[plane.name] ?? plane.name;
+            const title = planeTitle(plane);
             const reference = plane.name === 'image' ? cell.id : plane.reference;
             const preview = new PreviewImage().attach(session, reference, `${title} of the photo`);
             preview.addEventListener('imagepoint', (event) => {

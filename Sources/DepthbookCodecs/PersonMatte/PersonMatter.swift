@@ -65,11 +65,15 @@ public final class PersonMatter: @unchecked Sendable {
     }
 
     /// `photo` with its person matte, when it carries no portrait matte of its own (Apple's stays the truth,
-    /// so the network is not run for it) and has none yet.
+    /// so the network is not run for it) and has none yet. A photo taken without depth gets its depth estimated
+    /// from the matte here too (`EstimatedDisparity`), when the matte holds someone: once per photo, with the
+    /// matte it comes from.
     public func withPersonMatte(_ photo: Photo) throws -> Photo {
         guard photo.personMatte == nil, photo.matte(.portraitEffectsMatte) == nil else { return photo }
         var matted = photo
-        matted.personMatte = try matte(of: photo.image)
+        let matte = try matte(of: photo.image)
+        matted.personMatte = matte
+        if matted.depth == nil { matted.depth = EstimatedDisparity.depth(fromMatte: matte) }
         return matted
     }
 

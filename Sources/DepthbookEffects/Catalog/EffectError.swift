@@ -55,7 +55,9 @@ public enum EffectError: Error, Equatable, Sendable, CustomStringConvertible {
     private static func planeHelp(_ plane: String) -> String {
         switch plane {
         case "photo.disparity", "photo.depth":
-            return "it was taken without depth: add a depth map (an image where brighter is nearer) with the photo cell's depth-map upload"
+            return "it was taken without depth, and none could be estimated (no person found, or the person matte's model is not installed): add a depth map (an image where brighter is nearer) with the photo cell's depth-map upload"
+        case "measured depth":
+            return "its depth is estimated from the person matte (the person in front of a guessed ground and background), which is no shape a 3-D view can show"
         case "photo.portraitEffectsMatte": return "portrait mattes come only with people in portrait mode"
         case "photo.personMatte": return "the learned person matte needs its model files (scripts/install-models.sh) and a photo without a portrait matte"
         case "photo.skin", "photo.hair", "photo.teeth", "photo.glasses", "photo.sky":

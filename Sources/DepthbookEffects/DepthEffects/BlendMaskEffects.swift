@@ -33,9 +33,10 @@ struct TapBlendMaskEffect: Effect {
         let cut = chosen == nil ? Double(tapped.upperBound) : try SubjectCut.subjectFarSide(c) ?? Double(tapped.upperBound)
         let span = Double(range.upperBound - range.lowerBound)
         let threshold = span > 0 ? (cut - Double(range.lowerBound)) / span : 0
-        var mask = try disparity.applying(DisparityRamp(threshold: min(1, max(0, threshold)), width: p[Self.width],
+        let ramp = try disparity.applying(DisparityRamp(threshold: min(1, max(0, threshold)), width: p[Self.width],
                                                         low: Double(range.lowerBound), high: Double(range.upperBound)))
-        mask = try Primitives.resample(mask, to: PixelSize(width: c.photo.width, height: c.photo.height), .bilinear)
+        // Where the ramp keeps the learned subject, the subject's own edge (`SubjectEdge`).
+        let mask = try SubjectEdge.refined(ramp, enlarged: try Primitives.resample(ramp, to: PixelSize(width: c.photo.width, height: c.photo.height), .bilinear), c)
         return (mask, cut, chosen)
     }
 

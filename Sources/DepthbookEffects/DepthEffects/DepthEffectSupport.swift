@@ -24,6 +24,12 @@ enum DepthSupport {
         }
     }
 
+    /// Refuses estimated depth (`DepthData.estimate`) for an effect that turns depth into geometry: a person cut
+    /// out in front of a guessed ground would show as a flat card, and the effect would claim a shape nobody measured.
+    static func requireMeasured(_ c: EffectContext) throws {
+        if c.photo.depth?.estimate != nil { throw EffectError.missingPlane("measured depth") }
+    }
+
     /// The input as a depth plane (distance): depth as given, or the photo's depth when the input is disparity.
     static func depth(_ built: BuiltNode, _ c: EffectContext, effect: String) throws -> Node {
         switch built.role {

@@ -162,10 +162,17 @@ extension SubjectCut {
     }
 
     /// Where a tap or a focus point should land when the user has not chosen one: the first face's centre, else
-    /// the middle of the near class (the point of it nearest to its centroid, so it never falls in a gap).
+    /// the middle of the learned subject (`SubjectFusion`) when there is one, else of the near class (the point of
+    /// it nearest to its centroid, so it never falls in a gap).
     static func subjectPoint(_ c: EffectContext) throws -> (x: Double, y: Double)? {
         if let face = DepthSupport.faces(c).first { return (face.x + face.width / 2, face.y + face.height / 2) }
+        if let fused = try SubjectFusion.fused(c) { return middle(of: try c.native(fused), cut: 0.5) }
         guard let (_, buffer, cut) = try photoCut(c) else { return nil }
+        return middle(of: buffer, cut: cut)
+    }
+
+    /// The point of `buffer`'s samples at or above `cut` nearest to their centroid, normalised; nil when none is.
+    static func middle(of buffer: PixelBuffer, cut: Double) -> (x: Double, y: Double)? {
         let w = buffer.width, h = buffer.height
         var sumX = 0.0, sumY = 0.0, count = 0.0
         for y in 0..<h {

@@ -23,6 +23,7 @@ struct DollyZoomEffect: Effect {
         parameters: [dolly.row, point.row, frame.row, uncovered.row, meshStep.row, edges.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        try DepthSupport.requireMeasured(c)
         let image = try inputs.node("image")
         let depth = try DepthSupport.depth(try inputs.built("depth"), c, effect: description.id)
         // Untapped, the plane that keeps its size is the subject's (the face, else the middle of the near class).
@@ -57,6 +58,7 @@ struct PointCloudEffect: Effect {
         parameters: [yaw.row, pitch.row, distance.row, pointSize.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        try DepthSupport.requireMeasured(c)
         let image = try inputs.node("image")
         let depth = try DepthSupport.depth(try inputs.built("depth"), c, effect: description.id)
         // The orbit turns about the subject (the face, else the middle of the near class), not the scene's median

@@ -47,7 +47,7 @@ struct FaceDepthMaskEffect: Effect {
         // The cut is made at the depth map's resolution and fitted to the photo's edges at the image's (the talk
         // blurred first and enlarged after, which left the edge a few pixels off: the glasses' temples were cut);
         // the blur and gamma then shape the transition on the right edge.
-        var mask = try EdgeFit.fitted(try Primitives.threshold(input.node, cut, keepBelow: keepBelow), c)
+        var mask = try SubjectEdge.fitted(try Primitives.threshold(input.node, cut, keepBelow: keepBelow), c)
         mask = try Primitives.feather(mask, sigma: c.nativePixels(p[Self.blur], for: mask),
                                       edge: .init(rawValue: p[FeatherEffect.edge]) ?? .inside)
         mask = try Primitives.gamma(mask, p[Self.gamma])

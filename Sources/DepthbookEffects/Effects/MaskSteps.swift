@@ -4,7 +4,8 @@ import DepthbookEngine
 // close, feather. Spatial sizes are in full-resolution image pixels ("px"), whatever plane they act on.
 
 /// Resamples a plane (depth, a matte) to the image's resolution, as the demo does before thresholding. A mask
-/// made at the depth map's resolution is best brought up with `edges`: fitted to the photo's own edges.
+/// made at the depth map's resolution is best brought up with `edges`: fitted to the photo's own edges, and given
+/// the learned subject's edge where the photo has one (`SubjectEdge`).
 struct ResizeEffect: Effect {
     static let method = Param.choice("method", "Method", ["nearest", "bilinear", "bicubic", "lanczos", "edges"], default: "bilinear",
             doc: "Interpolation: nearest shows the depth map's blocks, the others smooth them; edges fits a mask to the photo's own edges (guided filter).")
@@ -16,7 +17,7 @@ struct ResizeEffect: Effect {
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let input = try inputs.built("input")
-        if p[Self.method] == "edges" { return BuiltNode(try EdgeFit.fitted(input.node, c), role: input.role) }
+        if p[Self.method] == "edges" { return BuiltNode(try SubjectEdge.fitted(input.node, c), role: input.role) }
         let method = ResamplingMethod(rawValue: p[Self.method]) ?? .bilinear
         let node = try Primitives.resample(input.node, to: PixelSize(width: c.photo.width, height: c.photo.height), method)
         return BuiltNode(node, role: input.role)
@@ -131,7 +132,7 @@ struct DepthThresholdEffect: Effect {
         // Threshold and closing work at the depth map's resolution; the mask is then brought to the image's size
         // fitted to the photo's edges, and feathered there, so the feather is smooth at any render size.
         let closed = try Primitives.closing(cut.node, radius: c.nativePixels(p[Self.closing], for: cut.node))
-        let resized = try EdgeFit.fitted(closed, c)
+        let resized = try SubjectEdge.fitted(closed, c)
         let feathered = try Primitives.feather(resized, sigma: c.nativePixels(p[Self.feather], for: resized),
                                                edge: .init(rawValue: p[FeatherEffect.edge]) ?? .inside)
         return BuiltNode(feathered, role: .mask, marker: cut.marker, chosen: cut.chosen)

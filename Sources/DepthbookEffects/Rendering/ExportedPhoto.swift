@@ -10,6 +10,9 @@ extension NotebookRenderer {
         public var planesFollowed: Bool
         /// Whether the depth and mattes were left out because the result is a view they cannot follow.
         public var planesDropped: Bool
+        /// Whether the photo's depth was left out because it was estimated, not measured: a file carrying it as
+        /// depth would be taken for a camera's (opened again, the export gets a fresh estimate).
+        public var depthEstimateLeftOut: Bool = false
     }
 
     /// `cell` rendered at the photo's width, in a copy of the photo. When nothing on the way moves pixels the
@@ -19,6 +22,17 @@ extension NotebookRenderer {
     /// describe the original geometry, so they are left out then.
     public func exportedPhoto(notebook: Notebook, cell: String,
                               isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ExportedPhoto {
+        var exported = try exportedPlanes(notebook: notebook, cell: cell, isCancelled: isCancelled)
+        if exported.photo.depth?.estimate != nil {
+            exported.photo.depth = nil
+            exported.depthEstimateLeftOut = true
+        }
+        return exported
+    }
+
+    /// The exported photo with every plane the recipe could carry, the estimated depth included.
+    private func exportedPlanes(notebook: Notebook, cell: String,
+                                isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedPhoto {
         let rendered = try render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width),
                                   isCancelled: isCancelled)
         var result = photo

@@ -94,7 +94,8 @@ struct RecipeBuilder {
             let source = try PlaneSource(matte, id: "personMatte:\(context.photoID)", stretchedTo: PixelSize(width: photo.width, height: photo.height))
             return BuiltNode(try Node(source), role: .mask)
         case "disparity", "depth":
-            guard photo.depth != nil else { throw EffectError.missingPlane(reference) }
+            guard let depth = photo.depth else { throw EffectError.missingPlane(reference) }
+            if depth.estimate != nil { notes.insert(Self.estimatedDepthNote) }
             let kind: DepthKind = name == "depth" ? .depth : .disparity
             return BuiltNode(try Primitives.photo(context, kind == .depth ? .depth : .disparity), role: .depth(kind))
         default:
@@ -111,6 +112,11 @@ struct RecipeBuilder {
             return BuiltNode(try Primitives.photo(context, .matte(kind)), role: .mask)
         }
     }
+}
+
+extension RecipeBuilder {
+    /// Said once on a photo taken without depth, whose depth the effects read was estimated.
+    static let estimatedDepthNote = "This photo was taken without depth: its depth is estimated from the person matte (the person in front, the ground rising toward the bottom of the frame, a soft falloff behind the person). Effects that need measured depth (point cloud, dolly zoom) are not available, and exports do not carry the estimate."
 }
 
 extension EffectError {

@@ -25,6 +25,20 @@ public struct GreyPolarity: Sendable, Equatable {
     }
 }
 
+/// How a depth plane that no camera measured was made.
+public enum DepthEstimate: String, Sendable, Codable {
+    /// From the learned person matte (`EstimatedDisparity`): the subject in front, the ground and a soft falloff
+    /// behind it.
+    case personMatte
+
+    /// What `inspect` and the page say of such depth.
+    public var label: String {
+        switch self {
+        case .personMatte: return "estimated (from the person matte)"
+        }
+    }
+}
+
 /// A depth or disparity map aligned to the upright image, at its own resolution.
 ///
 /// Holes (pixels with no measurement) are NaN, never 0 or "far".
@@ -39,6 +53,9 @@ public struct DepthData: Sendable, Equatable {
     /// For a depth map read from a grey picture of its own: which way its grey ran. nil for depth a photo
     /// file describes itself (its metadata says what the values mean).
     public var greyPolarity: GreyPolarity? = nil
+    /// Set when the photo was taken without depth and this plane was estimated from the picture: nothing here
+    /// was measured, so it is never written back as depth, and effects that need measured depth refuse it.
+    public var estimate: DepthEstimate? = nil
 
     public init(kind: DepthKind, map: FloatPlane, accuracy: DepthAccuracy, isFiltered: Bool,
                 quality: String? = nil, calibration: CameraCalibration? = nil) {
