@@ -51,17 +51,22 @@ def test_dragging_an_upstream_slider_updates_the_result_during_the_drag(depthboo
     # The photo cell is built anew for the new photo: look it up again each time.
     wait_for("the pug to open", lambda: "4032" in browser.find_element(By.CSS_SELECTOR, "db-cell[data-kind=photo]").text,
              timeout=180)
-    # Its learned matte comes a second or so later and every cell renders again then: the drag starts after it.
+    browser.execute_script(RECORD)
+    # Its learned matte comes a second or so later and every cell renders again then: the drag starts once that
+    # has come and the page has had no new picture for two seconds.
     wait_for("the pug's matte", lambda: not browser.find_elements(By.CSS_SELECTOR, "db-cell[data-kind=photo] [data-coming]"),
              timeout=180)
-    before = wait_for("the result on the pug", lambda: result_full_frame(browser), timeout=180)
+    wait_for("the result on the pug", lambda: result_full_frame(browser), timeout=180)
+    wait_for("the page to settle", lambda: browser.execute_script(
+        "const s = window.__shown; return performance.now() - (s.length ? s[s.length - 1].at : 0) > 2000"), timeout=180)
+    before = result_full_frame(browser)
     # The result's frames on the pug must be newer than the upload; wait until the chain has settled on it.
     wait_for("the result to be rendered from the pug", lambda: (
         browser.execute_script("return document.querySelector('db-cell[data-cell=\"result\"] db-preview').dataset.frameWidth") is not None))
 
     slider = browser.find_element(By.CSS_SELECTOR, 'db-cell[data-cell="mask"] db-param[data-param="percentile"] input[type=range]')
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", slider)
-    browser.execute_script(RECORD)
+    browser.execute_script("window.__shown = []")
     # Cells between the slider and the result that are well out of view (more than a screen away, as the page
     # counts it): they wait while the slider moves and catch up when it is let go.
     away = browser.execute_script("""
