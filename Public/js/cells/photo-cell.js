@@ -34,6 +34,9 @@ export class PhotoCell extends HTMLElement {
      *   the other planes are asked for as `photo.<plane>` and each shows its own error if refused.
      */
     attach(session, cell) {
+        // Attached again in place when the photo gains a plane (the `photo` event): the old listener goes first,
+        // or every later note shows twice.
+        this.session?.removeEventListener('photoNote', this.onPhotoNote);
         this.session = session;
         const children = [];
         if (session.canEdit) children.push(this.buildSourcePicker());
