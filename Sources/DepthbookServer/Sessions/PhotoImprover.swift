@@ -34,9 +34,4 @@ public final class PhotoImprover: Sendable {
             done(better)
         }
     }
-
-    /// Whether a job for `reference` is queued or running.
-    func isImproving(_ reference: PhotoReference) -> Bool {
-        running.withLock { $0.contains(reference) }
-    }
 }
