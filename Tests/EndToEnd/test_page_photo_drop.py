@@ -36,8 +36,14 @@ def test_a_dropped_photo_opens_and_stays_for_the_next_notebook(depthbook_server,
     wait_for("the darken notebook", lambda: "/n/darken" in browser.current_url)
     wait_for("the kept photo", lambda: photo_facts(browser).get("width") == 4032)
     wait_for("its name in the photo cell", lambda: photo_name(browser) == PUG.name)
-    offered = [o.text for o in browser.find_elements(By.CSS_SELECTOR, "db-cell[data-kind=photo] select.photo-choice optgroup[label='Your recent photos'] option")]
-    assert PUG.name in offered, offered
+    # Read in one script: the photo cell is attached again when the person matte arrives in the background.
+    wait_for("the photo among your recent ones", lambda: PUG.name in recent_photos(browser))
+
+
+def recent_photos(driver) -> list[str]:
+    return driver.execute_script("""
+        return [...document.querySelectorAll("db-cell[data-kind=photo] select.photo-choice optgroup[label='Your recent photos'] option")]
+            .map(o => o.textContent.trim());""")
 
 
 def test_a_dropped_export_restores_its_recipe(depthbook_server, browser, artifacts_dir):
