@@ -21,14 +21,14 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print the facts as JSON.")
     var json = false
 
-    @Flag(inversion: .prefixedNo, help: "Run the learned person matte on a photo without a portrait matte (about a second); a photo without depth gets its depth estimated from it.")
-    var personMatte = true
+    @OptionGroup var personMatte: PersonMatteFlag
 
     func run() throws {
         let facts: PhotoFacts
         let photo: Photo
         do {
-            photo = try withPersonMatte(try PhotoReader.read(contentsOf: file, depthMapPath: depthFile, polarity: depthPolarity.polarity))
+            photo = personMatte.applied(to: try PhotoReader.read(contentsOf: file, depthMapPath: depthFile, polarity: depthPolarity.polarity),
+                                        command: "inspect")
             facts = PhotoFacts(photo)
         } catch {
             FileHandle.standardError.write(Data("depthbook inspect: \(file): \(error)\n".utf8))
@@ -38,18 +38,6 @@ struct InspectCommand: ParsableCommand {
             print(try facts.json())
         } else {
             print(InspectCommand.text(facts, photo: photo))
-        }
-    }
-
-    /// `photo` with its person matte when asked for and the network loads; why not goes to standard error, and
-    /// the facts are printed without it.
-    func withPersonMatte(_ photo: Photo) throws -> Photo {
-        guard personMatte, photo.matte(.portraitEffectsMatte) == nil else { return photo }
-        do {
-            return try PersonMatteSetup.open().get().withPersonMatte(photo)
-        } catch {
-            FileHandle.standardError.write(Data("depthbook inspect: no person matte: \(error)\n".utf8))
-            return photo
         }
     }
 

@@ -24,6 +24,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var depthPolarity: DepthPolarityFlags
 
+    @OptionGroup var personMatte: PersonMatteFlag
+
     @Option(help: "The cell to render; default: the notebook's last cell that has an image.")
     var cell: String?
 
@@ -50,7 +52,7 @@ struct RenderCommand: ParsableCommand {
         var rendering: String?
         do {
             let document = try loadNotebook()
-            let picture = try loadPhoto(document)
+            let picture = personMatte.applied(to: try loadPhoto(document), command: "render")
             guard let cellID = cell ?? document.cells.last(where: { $0.kind.rendersImage })?.id else {
                 throw EffectError.badRequest("the notebook has no cell to render")
             }

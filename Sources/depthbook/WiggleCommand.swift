@@ -22,6 +22,8 @@ struct WiggleCommand: ParsableCommand {
 
     @OptionGroup var depthPolarity: DepthPolarityFlags
 
+    @OptionGroup var personMatte: PersonMatteFlag
+
     @Option(help: "A bundled sample instead of --photo (portrait, portrait-outdoor, still-life).")
     var sample: String?
 
@@ -80,7 +82,9 @@ struct WiggleCommand: ParsableCommand {
                 picture = try SampleLibrary.photo(id: sample, width: max(width, 1024))
                 id = "sample:\(sample)"
             } else {
-                picture = try PhotoReader.read(contentsOf: photo ?? "", depthMapPath: depthFile, polarity: depthPolarity.polarity)
+                picture = personMatte.applied(to: try PhotoReader.read(contentsOf: photo ?? "", depthMapPath: depthFile,
+                                                                      polarity: depthPolarity.polarity),
+                                              command: "wiggle")
                 id = "file:\(photo ?? "")"
             }
             let start = Date()

@@ -55,6 +55,33 @@ struct PersonMatteOnceTests {
         #expect(matter.inferences == 1)
     }
 
+    /// A photo without depth, opened before its matte is made: a cell that needs the depth estimated from the
+    /// matte says it is coming (not that the photo has no depth), and renders once the matte is there.
+    @Test func aPhotoWithoutDepthSaysItsDepthIsComing() throws {
+        let matter = try PersonMatter(modelsDirectory: ModelFiles.directory)
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("person-matte-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let backend = try EffectsBackend(dataDirectory: data, personMatter: matter)
+        // The portrait's pixels alone, as any phone without depth would save them.
+        let portrait = try PhotoReader.read(data: try SharedPhotos.bytes("fidmaa-portrait-analyser__jpeg_depth_data.jpg"))
+        let plain = try JPEGEncoder.encode(portrait.image, quality: 90)
+        let id = try backend.uploadStore!.store(plain, fileExtension: "jpg")
+        let notebook = try JSONDecoder().decode(Notebook.self, from: Data(Self.notebook.utf8))
+
+        let first = try backend.loadPhoto(.upload(id))
+        #expect(first.awaitsPersonMatte && first.photo.depth == nil)
+        let message = try #require(throws: (any Error).self) {
+            try first.renderer.render(notebook: notebook, cell: "photo.disparity", target: .preview(width: 200), isCancelled: { false })
+        }
+        #expect("\(message)".contains("photo.disparity is coming"), "\(message)")
+        #expect(!"\(message)".contains("taken without depth"), "\(message)")
+
+        let matted = backend.withPersonMatte(first)
+        #expect(matted.photo.depth?.estimate != nil)
+        let frame = try matted.renderer.render(notebook: notebook, cell: "photo.disparity", target: .preview(width: 200), isCancelled: { false })
+        #expect(frame.width == 200)
+    }
+
     /// The facts' `coming` list, if any.
     static func coming(_ facts: JSONValue) -> JSONValue? {
         guard case .object(let fields) = facts else { return nil }

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from conftest import PHOTOS_DIR, REPO_ROOT
+from conftest import PHOTOS_DIR, REPO_ROOT, require_person_matte_weights
 
 IMAGE = PHOTOS_DIR / "depthy__flowers-image.jpg"
 DEPTH = PHOTOS_DIR / "depthy__flowers-depth.jpg"
@@ -56,6 +56,49 @@ def test_render_refuses_what_it_cannot_do_with_a_clear_message(depthbook_bin, tm
     done = run(depthbook_bin, "render", NOTEBOOK, "--photo", tmp_path / "missing.jpg", "-o", tmp_path / "x.jpg")
     assert done.returncode != 0 and "missing.jpg" in done.stderr
     assert not (tmp_path / "x.jpg").exists(), "nothing written on failure"
+
+
+def test_render_on_a_photo_without_depth_estimates_it_from_the_person_matte(depthbook_bin, tmp_path):
+    """The command line mattes a photo as the studio does: the portrait's pixels alone (re-encoded, so no MPF
+    disparity, no matte) render depth of field with the person sharp and the background blurred; without the
+    matte the same photo is refused, saying why."""
+    require_person_matte_weights()
+    plain = tmp_path / "plain.jpg"
+    Image.open(PORTRAIT).convert("RGB").save(plain, quality=95)
+    notebook = REPO_ROOT / "Notebooks" / "depth-of-field.json"
+    refused = run(depthbook_bin, "render", notebook, "--photo", plain, "--no-person-matte", "--width", 400, "-o", tmp_path / "x.jpg")
+    assert refused.returncode != 0 and "taken without depth" in refused.stderr, refused.stderr
+
+    out, matte = tmp_path / "dof.jpg", tmp_path / "matte.jpg"
+    done = run(depthbook_bin, "render", notebook, "--photo", plain, "--width", 400, "-o", out)
+    assert done.returncode == 0, done.stderr
+    # Apple's matte of the original, read independently of the run above, says where the person is.
+    done = run(depthbook_bin, "render", notebook, "--photo", PORTRAIT, "--cell", "photo.portraitEffectsMatte", "--width", 400, "-o", matte)
+    assert done.returncode == 0, done.stderr
+    person = pixels(matte)[..., 0] > 200
+    background = pixels(matte)[..., 0] < 30
+    original = np.asarray(Image.open(plain).convert("RGB").resize((400, pixels(out).shape[0]), Image.LANCZOS), dtype=np.float64)
+    # Sharpness kept: the result's detail (mean step between neighbours) over the photo's, in each region, beside
+    # the same render on the original file with Apple's measured depth.
+    apple = tmp_path / "dof-apple.jpg"
+    done = run(depthbook_bin, "render", notebook, "--photo", PORTRAIT, "--width", 400, "-o", apple)
+    assert done.returncode == 0, done.stderr
+    figures = {}
+    for name, path in (("estimated", out), ("measured", apple)):
+        kept = detail(pixels(path)) / np.maximum(detail(original), 1)
+        figures[name] = (np.median(kept[person[:, 1:]]), np.median(kept[background[:, 1:]]))
+        print(f"depth of field with {name} depth: detail kept inside the person {figures[name][0]:.2f}, "
+              f"in the background {figures[name][1]:.2f}")
+    (inside, outside), (apple_inside, _) = figures["estimated"], figures["measured"]
+    assert inside >= apple_inside - 0.1 and outside < 0.5 * inside, figures
+
+
+def detail(image: np.ndarray) -> np.ndarray:
+    """Each pixel's horizontal step in grey, averaged over a 9×9 neighbourhood."""
+    step = np.abs(np.diff(image.mean(axis=2), axis=1))
+    kernel = np.ones(9) / 9
+    step = np.apply_along_axis(lambda r: np.convolve(r, kernel, mode="same"), 1, step)
+    return np.apply_along_axis(lambda c: np.convolve(c, kernel, mode="same"), 0, step)
 
 
 def test_wiggle_gif_and_mp4(depthbook_bin, tmp_path):

@@ -96,7 +96,7 @@ public struct EffectsBackend: StudioBackend {
         LoadedPhoto(reference: reference, photo: photo,
                     facts: PhotoFactsJSON.make(photo, source: reference, coming: awaitsPersonMatte ? ["personMatte"] : []),
                     renderer: EffectsRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget,
-                                              uploads: StoredUploads(store: uploads)),
+                                              uploads: StoredUploads(store: uploads), awaitsPersonMatte: awaitsPersonMatte),
                     awaitsPersonMatte: awaitsPersonMatte)
     }
 

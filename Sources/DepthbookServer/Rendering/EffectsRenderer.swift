@@ -10,17 +10,21 @@ import Foundation
 final class EffectsRenderer: PhotoRenderer {
     private let notebookRenderer: NotebookRenderer
     private let photo: Photo
+    /// The learned person matte is being made for this photo (its renderer is replaced when it comes).
+    private let awaitsPersonMatte: Bool
     /// JPEG quality of previews and crops: what the page shows while you work.
     static let previewQuality = 85
 
-    init(photo: Photo, cacheBytes: Int, cacheBudget: CacheBudget? = nil, uploads: (any UploadedImages)? = nil) {
+    init(photo: Photo, cacheBytes: Int, cacheBudget: CacheBudget? = nil, uploads: (any UploadedImages)? = nil,
+         awaitsPersonMatte: Bool = false) {
         self.photo = photo
+        self.awaitsPersonMatte = awaitsPersonMatte
         notebookRenderer = NotebookRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget, uploads: uploads)
     }
 
     func render(notebook: Notebook, cell: String, target: CellRenderRequest,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
-        let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: target, isCancelled: isCancelled)
+        let rendered = try whileMatteComes { try notebookRenderer.render(notebook: notebook, cell: cell, request: target, isCancelled: isCancelled) }
         let jpeg = try JPEGEncoder.encode(rendered.pixels, quality: Self.previewQuality, threads: RenderContext.defaultThreads)
         var frame = RenderedFrame(jpeg: jpeg, width: rendered.pixels.width, height: rendered.pixels.height,
                                   cacheHits: rendered.cacheHits, cacheMisses: rendered.cacheMisses)
@@ -31,12 +35,25 @@ final class EffectsRenderer: PhotoRenderer {
 
     func prepare(notebook: Notebook, cell: String, target: CellRenderRequest,
                  isCancelled: @escaping @Sendable () -> Bool) throws {
-        _ = try notebookRenderer.render(notebook: notebook, cell: cell, request: target, isCancelled: isCancelled)
+        _ = try whileMatteComes { try notebookRenderer.render(notebook: notebook, cell: cell, request: target, isCancelled: isCancelled) }
     }
 
     func histogram(notebook: Notebook, reference: String, bins: Int,
                    isCancelled: @escaping @Sendable () -> Bool) throws -> HistogramReply {
-        try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins, isCancelled: isCancelled)
+        try whileMatteComes { try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins, isCancelled: isCancelled) }
+    }
+
+    /// Planes a photo without depth gets from the person matte (its depth is estimated from it).
+    static let planesFromPersonMatte: Set<String> = ["photo.disparity", "photo.depth", "photo.subject", "photo.personMatte"]
+
+    /// While the matte is being made, a cell that needs what it brings says it is coming, not that the photo
+    /// has none: the page renders every cell again when the photo with the matte arrives.
+    private func whileMatteComes<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch EffectError.missingPlane(let plane) where awaitsPersonMatte && Self.planesFromPersonMatte.contains(plane) {
+            throw EffectError.badRequest("\(plane) is coming: the learned person matte is being made (about a second), and this cell renders when it is ready")
+        }
     }
 
     func export(notebook: Notebook, export: StudioRequest.Export,
@@ -47,15 +64,16 @@ final class EffectsRenderer: PhotoRenderer {
             return try loop(notebook: notebook, export: export, progress: progress, isCancelled: isCancelled)
         }
         if format == .png {
-            let rendered = try notebookRenderer.render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width),
-                                                       isCancelled: isCancelled)
+            let rendered = try whileMatteComes {
+                try notebookRenderer.render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width), isCancelled: isCancelled)
+            }
             progress(0.7)
             // A mask or matte exports as one grey channel; anything else as the RGB the page shows.
             return ExportedFile(bytes: try PNGCodec.encode(rendered.pixels), fileExtension: "png")
         }
         // The full-resolution result carries the photo's depth and mattes, moved as the recipe moved the image,
         // and its recipe.
-        let exported = try notebookRenderer.exportedPhoto(notebook: notebook, cell: cell, isCancelled: isCancelled)
+        let exported = try whileMatteComes { try notebookRenderer.exportedPhoto(notebook: notebook, cell: cell, isCancelled: isCancelled) }
         progress(0.7)
         let bytes = try PhotoWriter.jpegWithDepth(exported.photo, quality: 92, extraXMP: try RecipeXMP.packet(notebook: notebook, cell: cell))
         return ExportedFile(bytes: bytes, fileExtension: "jpg")
