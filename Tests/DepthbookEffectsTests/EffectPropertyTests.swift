@@ -45,8 +45,9 @@ struct EffectPropertyTests {
         #expect(maxDifference(try renderBytes(photo, bigger, "b", width: 128), input) > 20)
     }
 
-    /// A bigger subject covers more: the scaled matte's area grows as the square of the scale (within edge
-    /// effects, the frame cuts the subject at its base, which is the anchor, so nothing is lost below).
+    /// A bigger subject covers more, a smaller one less. The sample portrait is cut by the frame's bottom edge:
+    /// made smaller, its head scales by the scale (the area above the taper by its square) while its body keeps
+    /// the frame's edges, so the whole matte's area lies between scale² and 1 of the original's.
     @Test func scaledMatteAreaFollowsTheScale() throws {
         let photo = try S.sample("portrait")
         func area(_ scale: Double) throws -> Double {
@@ -55,8 +56,25 @@ struct EffectPropertyTests {
             return try S.floats(photo, nb, "m", width: 128).samples.reduce(0) { $0 + Double($1) }
         }
         let one = try area(1), small = try area(0.7)
-        #expect(abs(small / one - 0.49) < 0.05, "area ratio \(small / one)")
+        #expect(small / one > 0.49 && small / one < 0.95, "area ratio \(small / one)")
         #expect(try area(1.3) > one)
+    }
+
+    /// The taper's scale: 1 over the span's lower third, the full scale from its top on, smooth and monotonic
+    /// between (so a shrinking warp's pre-image, rise / s, never folds back).
+    @Test func theTaperEasesFromOneToTheScale() {
+        #expect(SubjectScaleFilter.scale(0.7, rise: 10, span: 0) == 0.7)
+        #expect(SubjectScaleFilter.scale(0.7, rise: -5, span: 90) == 1)
+        #expect(SubjectScaleFilter.scale(0.7, rise: 30, span: 90) == 1)
+        #expect(abs(SubjectScaleFilter.scale(0.7, rise: 60, span: 90) - 0.85) < 1e-12)
+        #expect(SubjectScaleFilter.scale(0.7, rise: 90, span: 90) == 0.7)
+        #expect(SubjectScaleFilter.scale(0.7, rise: 500, span: 90) == 0.7)
+        var last = 0.0
+        for rise in stride(from: 0.0, through: 200, by: 0.5) {
+            let pre = rise / SubjectScaleFilter.scale(0.5, rise: rise, span: 90)
+            #expect(pre >= last)
+            last = pre
+        }
     }
 
     @Test func masksStayInUnitRange() throws {

@@ -162,6 +162,50 @@ struct RealPhotoDefaultsTests {
         #expect(covered(after, row: last) >= covered(before, row: last) / 2, "the smaller subject still reaches the bottom edge")
     }
 
+    /// Made smaller, a selfie the frame cuts off at the bottom and both sides keeps its body there: the bottom
+    /// corners hold the sweater, not a fill, and the head still shrinks by the scale. Scaled as a whole, the body
+    /// was cut straight at both sides, ~12 % of the width of flat fill in each bottom corner (issue 38 item 4).
+    @Test func aSmallerSelfieKeepsItsBodyInTheBottomCorners() throws {
+        let photo = try PhotoReader.read(contentsOf: SharedPhotos.path("fidmaa-portrait-analyser__heic_depth_data.heic"))
+        let scale = 0.75
+        let notebook = S.notebook([
+            S.step("scaled", "scaledMatte", ["image": "photo", "matte": "photo.portraitEffectsMatte"], ["scale": .number(scale)]),
+            S.step("smaller", "scaleSubject", ["image": "photo", "matte": "photo.portraitEffectsMatte"], ["scale": .number(scale)]),
+        ])
+        let width = 360
+        let before = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: width)
+        let after = try S.floats(photo, notebook, "scaled", width: width)
+        let h = after.height
+        func covered(_ plane: PixelBuffer, rows: Range<Int>, columns: Range<Int>) -> Double {
+            var n = 0
+            for y in rows { for x in columns where plane.samples[y * plane.width + x] > 0.5 { n += 1 } }
+            return Double(n) / Double(rows.count * columns.count)
+        }
+        let bottom = (h * 85 / 100)..<h, corner = width * 12 / 100
+        for (name, columns) in [("left", 0..<corner), ("right", (width - corner)..<width)] {
+            let was = covered(before, rows: bottom, columns: columns), now = covered(after, rows: bottom, columns: columns)
+            print("smaller selfie, bottom \(name) corner covered by the subject: \(was) before, \(now) after")
+            #expect(was > 0.5, "the selfie's body fills its bottom \(name) corner")
+            #expect(now >= was - 0.05, "the smaller body still fills the bottom \(name) corner")
+        }
+        // The head shrinks: its top moves down toward the face by about (1 − scale) of its height above it.
+        func top(_ plane: PixelBuffer) -> Int? {
+            (0..<plane.height).first { y in (0..<plane.width).contains { plane.samples[y * plane.width + $0] > 0.5 } }
+        }
+        let topBefore = try #require(top(before)), topAfter = try #require(top(after))
+        print("smaller selfie, top of the head: row \(topBefore) of \(h) before, \(topAfter) after")
+        #expect(Double(topAfter - topBefore) >= 0.1 * Double(h), "the head shrank")
+        // And the picture's bottom corners are the photo's own (the body, unmoved), not a smooth fill.
+        let image = try S.floats(photo, notebook, "smaller", width: width)
+        let original = try S.floats(photo, notebook, "photo", width: width)
+        var difference = 0.0, count = 0
+        for y in bottom { for x in Array(0..<corner) + Array((width - corner)..<width) {
+            for c in 0..<3 { difference += abs(Double(image.samples[(y * width + x) * 3 + c] - original.samples[(y * width + x) * 3 + c])); count += 1 }
+        } }
+        print("smaller selfie, bottom corners: mean difference from the photo \(difference / Double(count) * 255) levels")
+        #expect(difference / Double(count) * 255 < 4)
+    }
+
     /// An optional input bound to a plane the photo lacks is dropped, not a failure: depth of field's matte on
     /// a photo with depth from a separate map and no matte falls back; without any depth the cell says what
     /// to do.

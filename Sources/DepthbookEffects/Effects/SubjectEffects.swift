@@ -33,7 +33,7 @@ struct ScaleSubjectEffect: Effect {
             doc: "The result, or the plate behind the scaled subject (the photo with the old subject filled in).")
     static let description = EffectDescription(
         id: "scaleSubject", title: "Scale the subject",
-        summary: "Make the matted subject bigger or smaller, anchored at its base (made bigger, at its face when the frame cuts it off below); what it uncovers is filled from around it.",
+        summary: "Make the matted subject bigger or smaller, anchored at its base (made bigger, at its face when the frame cuts it off below; made smaller, its body still reaches the frame's edges); what it uncovers is filled from around it.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
         parameters: scaleParameters + [output.row])
 
@@ -50,10 +50,12 @@ struct ScaleSubjectEffect: Effect {
 
     static func scaled(image: Node, matte: Node, scale: Double, grow: Double, output: SubjectScaleFilter.Output,
                        _ c: EffectContext) throws -> Node {
-        let anchor = anchor(of: try subjectBox(matte, effect: description.id, c), scale: scale, c)
+        let box = try subjectBox(matte, effect: description.id, c)
+        let anchor = anchor(of: box, scale: scale, c)
         // The matte output never reads the fill: skip the inpainting for it.
         let fill = output == .matte ? image : try Node(InpaintFilter(grow: c.nativePixels(grow, for: image)), [image, matte])
-        return try Node(SubjectScaleFilter(scale: scale, anchorX: anchor.x, anchorY: anchor.y, output: output), [image, matte, fill])
+        return try Node(SubjectScaleFilter(scale: scale, anchorX: anchor.x, anchorY: anchor.y, output: output,
+                                           taper: taper(of: box, scale: scale, c)), [image, matte, fill])
     }
 
     /// The point the subject is scaled about. A subject standing in the frame scales about its base, so it stays
@@ -70,6 +72,20 @@ struct ScaleSubjectEffect: Effect {
               let face = faces.filter({ box.minX <= $0.x && $0.x <= box.maxX && box.minY <= $0.y && $0.y <= box.maxY })
                   .max(by: { $0.area < $1.area }) else { return box.base }
         return (face.x, face.y)
+    }
+
+    /// Made smaller, a subject the frame cuts off below keeps its body on the frame's edges: the scale eases in
+    /// from the bottom edge up to the face's centre (the largest face inside the subject), or half the subject's
+    /// height without one. Scaled as a whole, the body was cut straight at both sides with a flat fill in each
+    /// bottom corner. Frame heights; 0 (scale uniformly) for a subject standing in the frame or made bigger.
+    static func taper(of box: SubjectBounds, scale: Double, _ c: EffectContext) -> Double {
+        guard scale < 1, box.maxY >= 0.98 else { return 0 }
+        let faces = DepthSupport.faces(c).map { (x: $0.x + $0.width / 2, y: $0.y + $0.height / 2, area: $0.width * $0.height) }
+        if let face = faces.filter({ box.minX <= $0.x && $0.x <= box.maxX && box.minY <= $0.y && $0.y <= box.maxY })
+            .max(by: { $0.area < $1.area }) {
+            return max(0.05, box.maxY - face.y)
+        }
+        return (box.maxY - box.minY) / 2
     }
 }
 

@@ -8,6 +8,11 @@ import DepthbookEngine
 /// `plate = image + (fill − image)·w`, `out = image(q)·a' + plate·(1 − a')`, where w = min(1, |scale − 1| / 0.05)
 /// fades the fill in over the first 5 % of scaling. At scale 1, w = 0, q is the pixel itself and a' the
 /// original matte, so the output is the input exactly; a few per cent away the old subject is fully gone.
+///
+/// With a `taper`, the scale eases from 1 near the anchor's row to `scale` at `taper` frame heights above it
+/// (smoothstep): a portrait the frame cuts off below shrinks its head while its body keeps reaching the
+/// bottom edge and the sides it reached, instead of leaving background in both bottom corners. Shrinking,
+/// the pre-image's distance from the anchor, t / s(t), still grows with t, so the warp never folds.
 struct SubjectScaleFilter: Filter {
     enum Output: String, Sendable { case composite, matte, plate }
 
@@ -24,8 +29,18 @@ struct SubjectScaleFilter: Filter {
     var anchorX: Double
     var anchorY: Double
     var output: Output
+    /// Frame heights above the anchor over which the scale eases in from 1 (0: the same scale everywhere).
+    var taper: Double = 0
 
-    var parameterKey: String { "scale=\(scale),anchor=\(anchorX),\(anchorY),out=\(output.rawValue)" }
+    var parameterKey: String { "scale=\(scale),anchor=\(anchorX),\(anchorY),taper=\(taper),out=\(output.rawValue)" }
+
+    /// The scale on a row `rise` pixels above the anchor, for a taper `span` pixels long: 1 over the span's
+    /// lower third (a portrait's shoulders and chest stay where the frame cuts them), then easing to `scale`.
+    static func scale(_ scale: Double, rise: Double, span: Double) -> Double {
+        guard span > 0 else { return scale }
+        let t = min(1, max(0, (rise / span - 1.0 / 3) * 1.5))
+        return 1 + (scale - 1) * t * t * (3 - 2 * t)
+    }
 
     func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
         try expect(inputs, [.image, .plane, .image])
@@ -52,7 +67,7 @@ struct SubjectScaleFilter: Filter {
         let imageBuffer = inputs[0], fill = inputs[2]
         let region = target.region, frame = target.frame
         let (ax, ay) = anchor(target.size)
-        let s = scale, identity = scale == 1
+        let identity = scale == 1, span = taper * Double(target.size.height)
         let fade = Float(min(1, abs(scale - 1) / 0.05))
         let channels = output == .matte ? 1 : 3
         let mode = output
@@ -62,6 +77,9 @@ struct SubjectScaleFilter: Filter {
                 var subject = SIMD4<Float>(repeating: 0)
                 for row in rows {
                     let y = region.y + row
+                    // Every pre-image lies between the pixel and its pre-image at the full scale, inside the
+                    // region `inputTargets` asks for.
+                    let s = Self.scale(scale, rise: ay - (Double(y) + 0.5), span: span)
                     for col in 0..<region.width {
                         let x = region.x + col
                         // The pre-image of this pixel's centre under the scaling.
