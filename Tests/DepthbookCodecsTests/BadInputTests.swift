@@ -5,7 +5,7 @@ import Testing
 @testable import DepthbookCodecs
 
 /// Hostile and broken files give a `PhotoError` with a message, never a crash or a hang.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct BadInputTests {
     /// Runs the reader and reports what happened; any error other than `PhotoError` is a failure.
     static func outcome(_ bytes: [UInt8], depth: [UInt8]? = nil, limits: DecodeLimits = .default) -> Result<Photo, PhotoError>? {

@@ -5,7 +5,7 @@ import Testing
 @testable import DepthbookCodecs
 
 /// PNG, JPEG and MPF building blocks against exact expectations.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct CodecTests {
     @Test(arguments: [8, 16])
     func pngGrayRoundTripIsExact(_ bits: Int) throws {
@@ -124,7 +124,7 @@ struct CodecTests {
 }
 
 /// The fast upright transform equals the engine's plain reference for every orientation and channel count.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct UprightTransformTests {
     @Test(arguments: Orientation.allCases)
     func matchesTheEngineReference(_ orientation: Orientation) {

@@ -5,7 +5,7 @@ import Testing
 @testable import DepthbookCodecs
 
 /// Animated GIFs written with giflib's encoder decode, with giflib's decoder, to what was asked.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct DepthGIFTests {
     /// `count` frames of a moving colour gradient.
     static func frames(_ count: Int, width: Int, height: Int) -> [RGBImage8] {

@@ -6,7 +6,7 @@ import Testing
 
 /// Which way a separate depth map's grey runs: stated (brighter nearer or farther) or detected from the map
 /// and its image, the default.
-@Suite(.timeLimit(.minutes(5)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct DepthMapPolarityTests {
     /// A separate depth map whose grey runs the other way (brighter is farther, as depth rather than disparity)
     /// reads as the same relative disparity as its inverse read the usual way.

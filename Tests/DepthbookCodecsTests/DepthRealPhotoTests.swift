@@ -5,7 +5,7 @@ import Testing
 @testable import DepthbookCodecs
 
 /// The depth operators on real photos from `../shared/photos`, at preview sizes.
-@Suite(.timeLimit(.minutes(5)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct DepthRealPhotoTests {
     static func load(_ name: String) throws -> Photo { try PhotoReader.read(contentsOf: SharedPhotos.path(name)) }
 

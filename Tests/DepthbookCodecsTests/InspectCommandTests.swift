@@ -6,7 +6,7 @@ import Testing
 
 /// `depthbook inspect` run as a process, the way users and scripts call it.
 @Suite(.enabled(if: RunEnvironment.isCI || (DepthbookBinary.path != nil && SharedPhotos.isPresent), "needs the built depthbook binary and ../shared/photos"),
-       .timeLimit(.minutes(5)))
+       .timeLimit(.minutes(30)))
 struct InspectCommandTests {
     static var binary: String? { DepthbookBinary.path }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// Lossless JPEG (SOF3) depth written by other encoders: libjpeg-turbo 3.1 and liblj92, through
 /// `References/lossless_jpeg.py` (which checked each file against libjpeg-turbo's own decoder).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct LosslessJPEGTests {
     struct Manifest: Decodable {
         struct Fixture: Decodable {

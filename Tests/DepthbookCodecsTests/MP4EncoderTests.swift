@@ -6,7 +6,7 @@ import Testing
 
 /// The MP4 export of animated effects, read back with FFmpeg's demuxer and decoder (a reader separate from
 /// the writer's code path): frame count, size, and pixels close to what was encoded.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct MP4EncoderTests {
     /// `count` frames of a smooth gradient with a bright square that moves one step per frame.
     private func frames(_ count: Int, width: Int, height: Int) -> [RGBImage8] {

@@ -6,7 +6,7 @@ import Testing
 
 /// Files built here with known content: EXIF orientation applied to every plane, Dynamic Depth items,
 /// GDepth in extended XMP.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct OrientationAndContainerTests {
     /// A stored 8×4 image (orientation 6) whose depth (4×2) and matte (4×2) carry position codes.
     @Test func exifOrientationTurnsEveryPlane() throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import DepthbookCodecs
 
 /// The JSON `depthbook inspect --json` prints: the field names, absent parts omitted.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct PhotoFactsTests {
     @Test func fieldsAndOmissions() throws {
         let portrait = RoundTripTests.syntheticPortrait()

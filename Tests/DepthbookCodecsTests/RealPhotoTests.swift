@@ -6,7 +6,7 @@ import Testing
 
 /// Every real photo in `../shared/photos` loads with what `facts.json` (read independently with exiftool
 /// and a HEIF box lister) says it holds.
-@Suite(.timeLimit(.minutes(5)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct RealPhotoTests {
     static let entries: [PhotoFactsEntry] = (try? SharedPhotos.facts()) ?? []
 

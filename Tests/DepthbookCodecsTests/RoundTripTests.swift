@@ -7,7 +7,7 @@ import Testing
 
 /// Load → write a JPEG with depth and mattes → load gives the same planes (within JPEG tolerance) and the
 /// same metadata.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct RoundTripTests {
     static func meanAbsoluteDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
         var sum = 0

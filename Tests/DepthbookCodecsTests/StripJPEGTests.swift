@@ -6,7 +6,7 @@ import Testing
 
 /// JPEG encoded in strips on several cores and joined with restart markers, against the single-pass encode
 /// of the same pixels by libjpeg-turbo: the decoded pixels must be identical.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct StripJPEGTests {
     /// A noisy gradient, so every MCU has non-trivial AC coefficients.
     static func image(width: Int, height: Int) -> RGBImage8 {

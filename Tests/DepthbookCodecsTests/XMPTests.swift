@@ -4,7 +4,7 @@ import Testing
 
 @testable import DepthbookCodecs
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct XMPTests {
     /// The same property spelled the ways RDF/XML allows reads the same.
     @Test func rdfSpellingsAgree() throws {

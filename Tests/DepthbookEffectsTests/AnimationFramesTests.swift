@@ -4,7 +4,7 @@ import Testing
 @testable import DepthbookEffects
 
 /// `NotebookRenderer.frames`: the loop a GIF export encodes, for animated steps only.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct AnimationFramesTests {
     typealias S = EffectTestSupport
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Bundled backgrounds are painted at the size rendered: a full-size export is as sharp as its pixels, and
 /// any region of a frame is the same pixels as the whole frame there.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct BundledBackgroundTests {
     typealias S = EffectTestSupport
 

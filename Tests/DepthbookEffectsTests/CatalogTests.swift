@@ -4,7 +4,7 @@ import Testing
 @testable import DepthbookEffects
 
 /// The effect catalog and the bundled notebooks: documented, consistent, and renderable on the samples.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct CatalogTests {
     typealias S = EffectTestSupport
 
@@ -97,7 +97,7 @@ struct CatalogTests {
 }
 
 /// `docs/effects.md` is the catalog's own Markdown: regenerate it with `DEPTHBOOK_WRITE_DOCS=1 swift test --filter effectsReference`.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct EffectsReferenceTests {
     @Test func effectsReferenceIsCurrent() throws {
         let url = EffectTestSupport.packageRoot.appendingPathComponent("docs/effects.md")

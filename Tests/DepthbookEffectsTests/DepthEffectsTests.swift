@@ -4,7 +4,7 @@ import Testing
 @testable import DepthbookEffects
 
 /// The depth effects on the generated portrait, whose geometry is known: a face near the camera, a far wall.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct DepthEffectsTests {
     typealias S = EffectTestSupport
     static let width = 128

@@ -7,7 +7,7 @@ import Testing
 
 /// The dolly-zoom notebook on every shared photo with depth: at their defaults, moving in and pulling out leave
 /// (almost) no black in the frame, where the talk's look left a quarter of it black.
-@Suite(.timeLimit(.minutes(10)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct DollyZoomFrameTests {
     typealias S = EffectTestSupport
 

@@ -4,7 +4,7 @@ import Testing
 @testable import DepthbookEffects
 
 /// Properties the talks' effects must have, on the synthetic samples where the truth is known.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct EffectPropertyTests {
     typealias S = EffectTestSupport
 

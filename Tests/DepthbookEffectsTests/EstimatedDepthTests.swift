@@ -9,7 +9,7 @@ import Testing
 /// no depth, no mattes) open with a disparity estimated from the learned person matte, and the portrait effects
 /// render on them with the subject sharp and the background treated, judged inside and outside Apple's own
 /// matte of the original file. Runs the real network.
-@Suite(.timeLimit(.minutes(10)),
+@Suite(.timeLimit(.minutes(30)),
        .enabled(if: SharedPhotos.available, "needs ../shared/photos"),
        .enabled(if: ModelFiles.available, "needs the person matte's weights in models/ (scripts/install-models.sh)"))
 struct EstimatedDepthTests {

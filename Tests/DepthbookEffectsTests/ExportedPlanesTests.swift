@@ -7,7 +7,7 @@ import Testing
 
 /// A saved result's depth and mattes go where the recipe put the image's pixels (the 2017 talk's rule), and
 /// stay exactly as the photo has them when nothing moved.
-@Suite(.timeLimit(.minutes(5)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct ExportedPlanesTests {
     typealias S = EffectTestSupport
     static let selfie = "fidmaa-portrait-analyser__heic_depth_data.heic"

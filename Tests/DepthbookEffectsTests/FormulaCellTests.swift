@@ -6,7 +6,7 @@ import Testing
 /// Formula cells in the notebook: the JSON, validation at the door (positions kept), what a change re-renders,
 /// the sliders as parameters (`ParameterCheck`), the recipe (missing planes named, sliders applied, the cache
 /// reused across a slider's moves), and the page's `Formula.analyse`.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct FormulaCellTests {
     typealias S = EffectTestSupport
 

@@ -8,7 +8,7 @@ import Testing
 /// `Notebooks/formulas.json` rebuilds three effects of the talks as formulas: each formula's render equals the
 /// built-in effect beside it within one level of 255, at the page's widths and in full-resolution crops, at the
 /// defaults and with the sliders moved, on the bundled sample and on every shared photo that has the planes.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(30)))
 struct FormulaEquivalenceTests {
     /// (formula cell, built-in cell, the planes both need).
     static let pairs: [(formula: String, builtIn: String, needs: Set<String>)] = [

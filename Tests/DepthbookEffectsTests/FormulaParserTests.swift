@@ -6,7 +6,7 @@ import Testing
 
 /// The formula language (docs/formulas.md): every rule of the grammar, every error with the offset it points at,
 /// and hostile lines answered with a clear error, never a crash or a deep stack.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct FormulaParserTests {
     typealias S = EffectTestSupport
 

@@ -6,7 +6,7 @@ import Testing
 /// computed (`Tests/DepthbookEngineTests/References/formulas.py` prints `expected`): the planes read as
 /// docs/formulas.md says (bytes / 255, depth and disparity normalised with holes far, mattes as they are), and the
 /// maths is the engine's float32.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct FormulaValueTests {
     /// An 8×2 photo: bytes (i·37 + 11) mod 256, disparity 0.5 + 0.1·i with a hole at pixel 5, skin i / 15.
     static let photo: Photo = {

@@ -7,7 +7,7 @@ import Testing
 
 /// Lens correction on real photos (issue 38): `back` undoes `corrected`, no black border by default, and a
 /// photo with nothing to correct is left exactly as it is, with a note saying why.
-@Suite(.timeLimit(.minutes(5)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct LensCorrectionRealPhotoTests {
     typealias S = EffectTestSupport
     static let width = 1008

@@ -7,7 +7,7 @@ import Testing
 
 /// The makeup notebook's one-step cell on the shared selfie with a skin matte: at its defaults the skin is
 /// brighter and more even, and keeps its colour (not greyer, the same hue).
-@Suite(.timeLimit(.minutes(5)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct MakeupOnAFaceTests {
     typealias S = EffectTestSupport
 

@@ -8,7 +8,7 @@ import Testing
 /// Masks made from depth against the portrait matte as ground truth, on the shared photos that carry one: the
 /// depth threshold's feathered edge lies on the matte's, and `photo.subject`, made as if the matte were absent,
 /// covers the same person.
-@Suite(.timeLimit(.minutes(10)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct MatteAgreementTests {
     typealias S = EffectTestSupport
 

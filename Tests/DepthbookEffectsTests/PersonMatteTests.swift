@@ -8,7 +8,7 @@ import Testing
 /// The learned person matte (MODNet) fused with depth, against Apple's portrait matte as ground truth: on the
 /// shared photos that carry one, the matte is hidden from the pipeline and `photo.subject` is made from the
 /// network's matte and the depth map. Runs the real network; under CI missing weights fail these tests.
-@Suite(.timeLimit(.minutes(10)),
+@Suite(.timeLimit(.minutes(30)),
        .enabled(if: SharedPhotos.available, "needs ../shared/photos"),
        .enabled(if: ModelFiles.available, "needs the person matte's weights in models/ (scripts/install-models.sh)"))
 struct PersonMatteTests {

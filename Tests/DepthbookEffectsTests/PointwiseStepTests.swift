@@ -5,7 +5,7 @@ import Testing
 @testable import DepthbookEffects
 
 /// The effects' own per-pixel filters against formulas written out independently here.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct PointwiseStepTests {
     /// A 1-row image whose pixels are the given RGB triples.
     private func run(_ filter: any Filter, _ rgb: [Float], channels: Int = 3) throws -> [Float] {

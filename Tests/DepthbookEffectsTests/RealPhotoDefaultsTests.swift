@@ -7,7 +7,7 @@ import Testing
 
 /// The bundled notebooks' defaults on real phone photos: the depth threshold's cut found from the photo keeps
 /// the face, and the person effects work on photos that carry no portrait matte.
-@Suite(.timeLimit(.minutes(5)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct RealPhotoDefaultsTests {
     typealias S = EffectTestSupport
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Every bundled notebook on every real phone photo in `../shared/photos`: cells whose planes the photo
 /// has render; the others are refused with a message naming a plane the photo lacks.
-@Suite(.timeLimit(.minutes(5)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct RealPhotoNotebookTests {
     typealias S = EffectTestSupport
 

@@ -13,7 +13,7 @@ import Testing
 /// The page asks for multiples of 32 from 64 to 2048 and, while a slider moves, half of them (never under
 /// 64); the sweep takes its usual widths, odd ones, and a few chosen at random from a printed seed
 /// (`DEPTHBOOK_SWEEP_SEED` repeats a run). `scripts/render-sweep.sh` renders the whole range from the command line.
-@Suite(.timeLimit(.minutes(20)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct RenderSweepTests {
     static let photos: [(name: String, depth: String?)] = RealPhotoNotebookTests.photos + [
         ("depthy__hut-image.jpg", "depthy__hut-depth.jpg"),

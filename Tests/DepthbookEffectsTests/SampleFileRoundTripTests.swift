@@ -5,7 +5,7 @@ import Testing
 
 /// The server writes the samples as portrait JPEGs with depth at first start; what a test knows about a
 /// sample must survive that file, read back the way a phone's photo is read.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct SampleFileRoundTripTests {
     @Test(arguments: ["portrait", "portrait-outdoor", "still-life"])
     func sampleSurvivesJPEGWithDepth(id: String) throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import DepthbookEffects
 
 /// The bundled samples: layout like a phone's capture, and ground truth that holds exactly.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct SampleLibraryTests {
     /// Small renders keep the suite fast; every property checked here is size-independent.
     static let testWidth = 192

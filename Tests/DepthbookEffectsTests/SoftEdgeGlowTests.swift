@@ -9,7 +9,7 @@ import Testing
 /// the ring just outside the subject looks like the background, as a hard cut on Apple's portrait matte makes it,
 /// not a halo of the foreground's light. Measured against that hard cut in the ring 2–10 px outside the matte's
 /// edge at the matte's own width, with the feather's soft edge inside (the default) and centred (the talk's).
-@Suite(.timeLimit(.minutes(10)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: SharedPhotos.available, "needs ../shared/photos"))
 struct SoftEdgeGlowTests {
     typealias S = EffectTestSupport
     static let width = MatteAgreementTests.width

@@ -9,7 +9,7 @@ import Testing
 /// other phones and depth apps deliver them (a plain JPEG, its disparity as a grey map a quarter of the width, no
 /// mattes; `PersonMatteTests.delivered`), the depth-threshold notebook's `resized` and `feathered` masks against
 /// Apple's matte of the original file near its edge; and Marching on the pug carries the dog, not its bed.
-@Suite(.timeLimit(.minutes(10)),
+@Suite(.timeLimit(.minutes(30)),
        .enabled(if: SharedPhotos.available, "needs ../shared/photos"),
        .enabled(if: ModelFiles.available, "needs the person matte's weights in models/ (scripts/install-models.sh)"))
 struct SubjectEdgeTests {

@@ -5,7 +5,7 @@ import Testing
 
 /// Backdrop over a picture the user uploaded: cropped to the photo's shape about its centre, resized once,
 /// blended through the face-depth mask; bad references are refused with a message.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct UploadedBackgroundTests {
     typealias S = EffectTestSupport
 

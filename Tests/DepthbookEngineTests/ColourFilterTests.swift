@@ -2,7 +2,7 @@ import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct ColourFilterTests {
     /// Odd size with values beyond 0...1 (extreme inputs) to exercise signs and clamps.
     func image(_ seed: UInt64 = 4) -> Raster<Float> {

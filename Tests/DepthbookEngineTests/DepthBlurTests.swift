@@ -3,7 +3,7 @@ import DepthbookTestSupport
 import Testing
 
 /// Synthetic depth of field: identity when everything is in focus, no halos, region independence.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct DepthBlurTests {
     /// A red square (near, disparity 2) over a noisy green/blue background (far, disparity 0.5).
     static let size = 48

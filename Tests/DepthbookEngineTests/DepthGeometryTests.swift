@@ -3,7 +3,7 @@ import DepthbookTestSupport
 import Testing
 
 /// Dolly zoom, parallax (Wiggle) and point clouds: identities, and geometry against the pinhole formulas.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct DepthGeometryTests {
     static let w = 40, h = 30
     static let image = DepthScenes.smoothImage(width: w, height: h)

@@ -3,7 +3,7 @@ import DepthbookTestSupport
 import Testing
 
 /// Lens distortion warps and their inverses; edge-preserving upsampling against bilinear; zoom crops.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct DepthLensAndUpsamplingTests {
     static let w = 64, h = 48
     static let image = DepthScenes.smoothImage(width: w, height: h)

@@ -5,7 +5,7 @@ import Testing
 import func Foundation.pow
 
 /// Darken by disparity and the blend-mask ramp: exact against closed forms.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct DepthPointwiseTests {
     let image = EngineFixtures.noise(width: 23, height: 11, channels: 3, seed: 3)
     let disparity: Raster<Float> = {

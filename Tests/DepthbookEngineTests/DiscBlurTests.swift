@@ -2,7 +2,7 @@ import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct DiscBlurTests {
     @Test(arguments: [(45, 31, 3, 20.0), (37, 29, 1, 4.5), (9, 7, 1, 12.0), (1, 1, 3, 3.0), (60, 2, 1, 1.0)])
     func matchesScipy(width: Int, height: Int, channels: Int, radius: Double) throws {

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// The recipe graph itself: regions, tiling and threads, caching, cancellation.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct EvaluatorTests {
     /// A recipe mixing every kind of stage: a resampled, blurred, thresholded mask blending two images.
     func recipe() throws -> Node {
@@ -214,7 +214,7 @@ struct EvaluatorTests {
 }
 
 /// Every filter's parameter table is well formed: unique names, documented, values outside the range refused.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct FilterCatalogTests {
     @Test func parameterTablesAreConsistent() {
         #expect(Set(FilterCatalog.all.map(\.name)).count == FilterCatalog.all.count)

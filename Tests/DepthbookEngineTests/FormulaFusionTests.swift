@@ -9,7 +9,7 @@ import Testing
 /// that is one costly function of one input's samples (the sRGB decode below) is read from a table of it
 /// (`SampleFunctionTable`, tested in SampleFunctionTableTests), within `tableError` of its arithmetic. References are computed here sample by sample with `powf` and the
 /// plain arithmetic of docs/formulas.md.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct FormulaFusionTests {
     typealias P = FormulaProgram
 

@@ -5,7 +5,7 @@ import Testing
 /// The compiled form of a notebook formula: programs are checked when made, their rows equal the same maths
 /// done sample by sample (across chunk boundaries, threads and tiles), folded constants equal computed rows,
 /// and a formula fuses with the pointwise stages around it without changing a bit.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct FormulaProgramTests {
     typealias P = FormulaProgram
 

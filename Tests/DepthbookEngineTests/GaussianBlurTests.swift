@@ -3,7 +3,7 @@ import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct GaussianBlurTests {
     @Test(arguments: [(37, 23, 1, 2.0), (37, 23, 3, 1.3), (5, 41, 1, 6.0), (1, 1, 3, 4.0), (64, 9, 1, 11.0)])
     func matchesScipy(width: Int, height: Int, channels: Int, sigma: Double) throws {

@@ -2,7 +2,7 @@ import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct MorphologyTests {
     @Test(arguments: Morphology.Operation.allCases)
     func matchesScipyExactly(operation: Morphology.Operation) throws {

@@ -2,7 +2,7 @@ import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct PointwiseFilterTests {
     @Test func thresholdIsInclusiveAndHolesAreZero() throws {
         let raster = Raster<Float>(width: 5, height: 1, channels: 1, samples: [0.1, 0.5, 0.49999, .nan, 3])

@@ -2,7 +2,7 @@ import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct ResampleTests {
     /// An enlarged input (a depth mask brought up to the photo) is rendered at no less than half the output's
     /// pixels across, up to its native size; a reduced one at its native size times the render scale.

@@ -2,7 +2,7 @@
 import DepthbookTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct SpatialFilterTests {
     func reference(_ op: String, _ raster: Raster<Float>, _ params: [String], extra: [[Float]] = []) throws -> [Float] {
         try PythonReference("spatial.py").run([raster.samples] + extra,

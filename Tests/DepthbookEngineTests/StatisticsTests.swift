@@ -2,7 +2,7 @@ import DepthbookEngine
 import DepthbookTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct StatisticsTests {
     @Test(arguments: [1, 2, 7, 1000, 4097])
     func percentilesAndHistogramMatchNumpy(count: Int) throws {

@@ -2,7 +2,7 @@ import Testing
 @testable import DepthbookServer
 
 /// Host allowlist, Origin check and token, decided from header values alone.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct AccessPolicyTests {
     @Test func loopbackNamesAndTheListenAddressAreAdmittedOnAnyPort() {
         let policy = AccessPolicy(listenHost: "127.0.0.1")

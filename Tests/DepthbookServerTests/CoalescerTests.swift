@@ -2,7 +2,7 @@ import DepthbookEngine
 import Testing
 @testable import DepthbookServer
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct CoalescerTests {
     final class Answers: Sendable {
         let got = Locked<[String]>([])

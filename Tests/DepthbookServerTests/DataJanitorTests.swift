@@ -3,7 +3,7 @@ import Testing
 @testable import DepthbookServer
 
 /// Exports expire by age and total size; unused uploads go, used ones (and a used pair's parts) stay.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct DataJanitorTests {
     func folder() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("janitor-\(UUID().uuidString)").path

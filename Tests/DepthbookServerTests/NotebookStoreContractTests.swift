@@ -8,7 +8,7 @@ import Testing
 /// What every notebook store promises, run against SQLite and against a real PostgreSQL: versions named by
 /// content, saving twice is one version, forks keep their parent, a second handle on the same database (another
 /// replica) sees every save, and the uploads saved notebooks name are listed.
-@Suite(.timeLimit(.minutes(5)), .serialized)
+@Suite(.timeLimit(.minutes(30)), .serialized)
 struct NotebookStoreContractTests {
     /// Two handles on one fresh database, and what must happen after the test.
     final class Databases: Sendable {

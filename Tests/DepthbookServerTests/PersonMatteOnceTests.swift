@@ -8,7 +8,7 @@ import Testing
 /// The studio runs the person matte network once per decoded photo, in the background: the photo opens at once
 /// (saying the matte is coming), and once the matte is made, opening it again, from any session, and rendering
 /// its cells reuse the matte kept with the photo.
-@Suite(.timeLimit(.minutes(5)),
+@Suite(.timeLimit(.minutes(30)),
        .enabled(if: SharedPhotos.available, "needs ../shared/photos"),
        .enabled(if: ModelFiles.available, "needs the person matte's weights in models/ (scripts/install-models.sh)"))
 struct PersonMatteOnceTests {

@@ -6,7 +6,7 @@ import DepthbookProtocol
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct ProtocolCodingTests {
     func decode(_ text: String) -> (Int?, Result<StudioRequest, ProtocolError>) {
         let (id, result) = RequestDecoder.decode(Array(text.utf8))

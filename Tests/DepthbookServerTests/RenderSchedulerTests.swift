@@ -2,7 +2,7 @@ import Testing
 @testable import DepthbookServer
 
 /// The render state machine, driven directly: no pool, no sockets.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct RenderSchedulerTests {
     let slot = RenderSlot(cell: "mask", kind: .preview)
 

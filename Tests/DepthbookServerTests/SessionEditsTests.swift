@@ -6,7 +6,7 @@ import Testing
 
 /// The session's edits as plain state changes: what a parameter change merges, which renders it asks for,
 /// and that a refused change leaves everything as it was.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct SessionEditsTests {
     static func opened() -> Session.State {
         var state = Session.State()

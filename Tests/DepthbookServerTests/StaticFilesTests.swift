@@ -3,7 +3,7 @@ import Testing
 @testable import DepthbookServer
 
 /// Path safety: nothing outside the root is ever served, however the path is spelled.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct StaticFilesTests {
     /// A throwaway tree: root/index.html, root/js/app.mjs, root/link -> ../secret.txt, root/.env, secret.txt beside root.
     func makeTree() throws -> (base: String, files: StaticFiles) {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import DepthbookServer
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct StoreTests {
     static func notebook(percentile: Double = 60) -> Notebook {
         Notebook(name: "depth-threshold", title: "Depth threshold", photo: .sample("portrait"), cells: [
@@ -68,7 +68,7 @@ struct StoreTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct RecipeXMPTests {
     @Test func theRecipeSurvivesEscapingBothWays() throws {
         let notebook = StoreTests.notebook(percentile: 42)

@@ -6,7 +6,7 @@ import Testing
 import DepthbookFrames
 
 /// Sessions end to end through the studio, with a fake renderer and in-memory connections.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct StudioSessionTests {
     func opened(_ studio: Studio, id: UInt64 = 1) throws -> TestClient {
         try openedWithSession(studio, id: id).client

@@ -6,7 +6,7 @@ import Testing
 import DepthbookFrames
 
 /// The real libwebsockets server on loopback, driven by the load test's own RFC 6455 client.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct TransportTests {
     func withServer(_ body: (StudioServer) throws -> Void) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("transport-\(UUID().uuidString)").path

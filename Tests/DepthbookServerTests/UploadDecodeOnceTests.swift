@@ -6,7 +6,7 @@ import Testing
 
 /// An upload is decoded to check it; the page that opens it next gets that decode instead of a second one,
 /// when it fits beside the photos in use (never pushing one out).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(30)))
 struct UploadDecodeOnceTests {
     /// A studio's photo side: the real backend, a photo cache that counts its decodes, the upload handler.
     final class Setup: Sendable {

@@ -60,11 +60,11 @@ public struct MutationFuzzer: Sendable {
     }
 
     /// The fuzz suites' time limit in minutes. Campaigns take turns, and a suite's wait for its turn counts against
-    /// its limit: the default run is about 40 CPU-seconds in all, and 10 minutes leave room for a machine many times
-    /// busier. A day when `DEPTHBOOK_FUZZ_EXECUTIONS` asks for a run of its own length. A hang is reported (and its
+    /// its limit: the default run is about 40 CPU-seconds in all, and 30 minutes (every suite's hang guard) leave room
+    /// for a machine many times busier. A day when `DEPTHBOOK_FUZZ_EXECUTIONS` asks for a run of its own length. A hang is reported (and its
     /// input saved) after `FuzzWitness.hangSeconds` either way.
     public static var timeLimitMinutes: Int {
-        ProcessInfo.processInfo.environment["DEPTHBOOK_FUZZ_EXECUTIONS"] == nil ? 10 : 24 * 60
+        ProcessInfo.processInfo.environment["DEPTHBOOK_FUZZ_EXECUTIONS"] == nil ? 30 : 24 * 60
     }
 
     /// Text tokens for `dictionary`, as UTF-8.
