@@ -73,7 +73,7 @@ export class NotebookProblems extends HTMLElement {
         const sample = this.session.samples.find((candidate) => missing.every((plane) => (candidate.planes ?? []).includes(plane)));
         if (!sample) return null;
         return h('p', { class: 'problems-fix' }, 'The sample ',
-            h('button', { type: 'button', class: 'problem-sample', onclick: () => this.session.openPhoto({ sample: sample.id }).catch((error) => this.session.status(error.message, 'error')) },
+            h('button', { type: 'button', class: 'problem-sample', onclick: () => this.session.choosePhoto({ sample: sample.id }, null).catch((error) => this.session.status(error.message, 'error')) },
                 `Open ${sample.title ?? sample.id}`),
             ' has them.');
     }

@@ -323,6 +323,15 @@ export class NotebookSession extends EventTarget {
         this.runAll();
     }
 
+    /**
+     * The person chose a photo (picked, uploaded or dropped). On a bundled notebook the recipe is unchanged, so it
+     * is not "edited" (no Revert, no draft; the next notebook opens on the same photo anyway); on a shared link
+     * it is, since that link shows the photo it was saved with. Undo goes back either way.
+     */
+    choosePhoto(reference, name = null) {
+        return this.openPhoto(reference, name, { edits: Boolean(this.shared), record: true });
+    }
+
     /** Saves an immutable version; returns the absolute share URL and points the address bar at it. */
     async save() {
         const draftBefore = this.draftKey;

@@ -72,7 +72,7 @@ export class PhotoIntake {
                 return `Using ${file.name} as the depth map of ${currentName}.`;
             }
         }
-        await this.session.openPhoto({ upload: uploaded.upload }, file.name);
+        await this.session.choosePhoto({ upload: uploaded.upload }, file.name);
         return `Opened ${file.name}.`;
     }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 
 from conftest import PHOTOS_DIR
-from page_support import cell_with_param, drop_files, open_notebook, screenshot, settled_frame, wait_for
+from page_support import cell_with_param, drop_files, open_notebook, photo_facts, screenshot, settled_frame, wait_for
 from test_page_presenter import big_screen, present
 
 PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
@@ -71,3 +71,40 @@ def test_a_link_to_a_cell_lands_on_it(depthbook_server, browser):
         }, 3500);"""))
     assert where["bar"] <= where["cell"] <= where["bar"] + 40, f"the cell is not under the toolbar: {where}"
     assert where["range"] <= where["height"], f"its slider is off screen: {where}"
+
+
+def test_choosing_a_photo_is_not_an_edit_of_the_recipe(depthbook_server, browser_factory, artifacts_dir):
+    """At a laptop's 1400 px the bar is one row; choosing another photo for a bundled notebook leaves it unedited
+    (no "Unsaved changes", no Revert) but undoable; the file pickers show no "No file chosen" beside "On: …", and
+    a depth map chosen before its photo says it waits for one."""
+    browser = browser_factory(1400, 900)
+    open_notebook(browser, depthbook_server.base_url, "depth-threshold")
+    settled_frame(browser, cell_with_param(browser, "percentile"))
+    row, tallest = browser.execute_script("""
+        const row = document.querySelector('db-toolbar .toolbar-row');
+        const heights = [...row.children].map(e => e.getBoundingClientRect().height);
+        return [row.getBoundingClientRect().height, Math.max(...heights)];""")
+    assert row < 1.5 * tallest, f"the toolbar is {row} px high at 1400 px, its tallest control {tallest} px: two rows"
+
+    photo = browser.find_element(By.CSS_SELECTOR, "db-cell[data-kind=photo]")
+    photo.find_element(By.CSS_SELECTOR, ".photo-source select").send_keys("Portrait (outdoor)")
+    photo.find_element(By.CSS_SELECTOR, "button.open-photo").click()
+    wait_for("the outdoor portrait", lambda: photo_facts(browser).get("source") == {"sample": "portrait-outdoor"})
+    state = browser.find_element(By.CSS_SELECTOR, "db-toolbar .save-state").text
+    assert "Unsaved" not in state, state
+    assert not browser.find_element(By.CSS_SELECTOR, "db-toolbar button.revert").is_displayed()
+    undo = browser.find_element(By.CSS_SELECTOR, "db-toolbar button.undo")
+    assert undo.is_enabled(), "choosing the photo cannot be undone"
+    undo.click()
+    wait_for("the indoor portrait again", lambda: photo_facts(browser).get("source") == {"sample": "portrait"})
+
+    # The pickers draw only their button (their text is transparent): the photo's name is the line above.
+    colours = browser.execute_script("""
+        return [...document.querySelectorAll('db-cell[data-kind=photo] .upload-form input[type=file]')]
+            .map(i => getComputedStyle(i).color);""")
+    assert colours and all(c in ("rgba(0, 0, 0, 0)", "transparent") for c in colours), colours
+    depth = browser.find_element(By.CSS_SELECTOR, "db-cell[data-kind=photo] input.upload-depth")
+    depth.send_keys(str(PHOTOS_DIR / "depthy__flowers-depth.jpg"))
+    wait_for("the waiting depth map named", lambda: "depthy__flowers-depth.jpg chosen" in browser.find_element(
+        By.CSS_SELECTOR, "db-cell[data-kind=photo] .upload-status").text)
+    screenshot(browser, artifacts_dir, "photo-choice-1400")

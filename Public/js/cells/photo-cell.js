@@ -104,7 +104,7 @@ export class PhotoCell extends HTMLElement {
             onclick: () => {
                 const [kind, id] = select.value.split(/:(.*)/s);
                 const chosen = kind === 'upload' ? { upload: id } : { sample: id };
-                this.guard(session.openPhoto(chosen).catch((error) => {
+                this.guard(session.choosePhoto(chosen, null).catch((error) => {
                     if (chosen.upload) session.photos.forget(chosen.upload);
                     throw error;
                 }), 'Opening the photo');
@@ -147,7 +147,11 @@ export class PhotoCell extends HTMLElement {
         // Choosing a file is asking for it: the photo uploads at once (with the depth map, if one was chosen),
         // and a depth map chosen after its photo uploads the pair.
         file.addEventListener('change', () => { if (file.files?.length) upload(); });
-        depth.addEventListener('change', () => { if (file.files?.length && depth.files?.length) upload(); });
+        depth.addEventListener('change', () => {
+            if (file.files?.length && depth.files?.length) upload();
+            // The picker shows no file name (see the CSS): say which map waits for its photo.
+            else if (depth.files?.length) this.uploadStatus.textContent = `Depth map ${depth.files[0].name} chosen: now choose its photo.`;
+        });
         return h('div', { class: 'photo-source' },
             this.currentName,
             h('div', { class: 'field' }, h('label', { for: sampleId, text: 'Photo' }), select, openSample),

@@ -17,7 +17,7 @@ export class PhotoUploads {
     async uploadPhoto(file, depthFile = null, { brighter = null } = {}) {
         let uploaded = await postUpload('/api/upload', file);
         if (depthFile) uploaded = await postUpload(depthURL(uploaded.upload, brighter), depthFile);
-        await this.session.openPhoto({ upload: uploaded.upload }, depthFile ? `${file.name} + ${depthFile.name}` : file.name);
+        await this.session.choosePhoto({ upload: uploaded.upload }, depthFile ? `${file.name} + ${depthFile.name}` : file.name);
         return uploaded;
     }
 
@@ -32,7 +32,7 @@ export class PhotoUploads {
      */
     async attachDepth(upload, depthFile, { brighter = null } = {}) {
         const paired = await postUpload(depthURL(upload, brighter), depthFile);
-        await this.session.openPhoto({ upload: paired.upload }, `${this.session.photos.nameOf({ upload }) ?? 'photo'} + ${depthFile.name}`);
+        await this.session.choosePhoto({ upload: paired.upload }, `${this.session.photos.nameOf({ upload }) ?? 'photo'} + ${depthFile.name}`);
     }
 
     /**
