@@ -282,3 +282,11 @@ def pixel_difference(first: bytes, second: bytes) -> tuple[float, int, tuple[int
     assert a.shape == b.shape, f"the pictures differ in size: {a.shape} and {b.shape}"
     difference = np.abs(a - b)
     return float(difference.mean()), int(difference.max()), (a.shape[1], a.shape[0])
+
+
+def photo_name(driver) -> str:
+    """The photo cell's name of its photo, read in one script: the cell is attached again when the person matte
+    arrives in the background, and an element found before that is stale after it."""
+    return driver.execute_script("""
+        const name = document.querySelector('db-cell[data-kind=photo] .photo-name strong');
+        return name ? name.innerText : '';""")

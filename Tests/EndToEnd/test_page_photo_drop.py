@@ -8,16 +8,11 @@ import time
 from selenium.webdriver.common.by import By
 
 from conftest import PHOTOS_DIR
-from page_support import (answer_dialog, cell_with_param, drop_files, open_notebook, photo_facts, screenshot,
+from page_support import (answer_dialog, cell_with_param, drop_files, open_notebook, photo_facts, photo_name, screenshot,
                           settled_frame, slider_value, wait_for)
 from test_server_support import Server, depth_threshold_export
 
 PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
-
-
-def photo_name(driver) -> str:
-    names = driver.find_elements(By.CSS_SELECTOR, "db-cell[data-kind=photo] .photo-name strong")
-    return names[0].text if names else ""
 
 
 def test_a_dropped_photo_opens_and_stays_for_the_next_notebook(depthbook_server, browser, artifacts_dir):

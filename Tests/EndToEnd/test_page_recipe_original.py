@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import PHOTOS_DIR, start_depthbook, stop_depthbook
-from page_support import (answer_dialog, cell_with_param, drop_files, export_from_page, nudge_slider, open_notebook, photo_facts,
+from page_support import (answer_dialog, cell_with_param, drop_files, export_from_page, nudge_slider, open_notebook, photo_facts, photo_name,
                           pixel_difference, screenshot, settled_frame, slider_value, wait_for)
 from test_server_support import Client, Server, post
 
@@ -59,8 +59,7 @@ def test_an_export_from_elsewhere_asks_for_its_original(depthbook_server, depthb
         wait_for("the original to open", lambda: photo_facts(browser).get("width") == 4032)
         wait_for("the recipe's cut", lambda: slider_value(browser, "mask", "percentile") == 23)
         settled_frame(browser, "result")
-        name = browser.find_element(By.CSS_SELECTOR, "db-cell[data-kind=photo] .photo-name strong").text
-        assert name == PUG.name, name
+        wait_for("the original's name in the photo cell", lambda: photo_name(browser) == PUG.name)
     finally:
         stop_depthbook(other)
 
@@ -90,8 +89,7 @@ def test_a_restored_export_gives_the_original_exports_pixels(depthbook_server, b
     wait_for("the recipe on the original", lambda: photo_facts(reader).get("source") == original
              and slider_value(reader, mask, "percentile") == cut)
     settled_frame(reader, "result")
-    name = reader.find_element(By.CSS_SELECTOR, "db-cell[data-kind=photo] .photo-name strong").text
-    assert name == PUG.name, name
+    wait_for("the original's name in the photo cell", lambda: photo_name(reader) == PUG.name)
     again = export_from_page(reader, "result")
 
     mean, largest, size = pixel_difference(first, again)
