@@ -66,12 +66,17 @@ struct ScaleSubjectEffect: Effect {
     /// floating above the plate).
     static func anchor(of box: SubjectBounds, scale: Double, _ c: EffectContext) -> (x: Double, y: Double) {
         let cutByTheFrame = box.maxY >= 0.98
-        guard scale > 1 else { return box.base }
-        let faces = DepthSupport.faces(c).map { (x: $0.x + $0.width / 2, y: $0.y + $0.height / 2, area: $0.width * $0.height) }
-        guard cutByTheFrame,
-              let face = faces.filter({ box.minX <= $0.x && $0.x <= box.maxX && box.minY <= $0.y && $0.y <= box.maxY })
-                  .max(by: { $0.area < $1.area }) else { return box.base }
-        return (face.x, face.y)
+        guard scale > 1, cutByTheFrame, let face = largestFaceCentre(in: box, c) else { return box.base }
+        return face
+    }
+
+    /// The centre of the largest face (named by the file or found in the picture) whose centre lies in `box`.
+    static func largestFaceCentre(in box: SubjectBounds, _ c: EffectContext) -> (x: Double, y: Double)? {
+        DepthSupport.faces(c)
+            .map { (x: $0.x + $0.width / 2, y: $0.y + $0.height / 2, area: $0.width * $0.height) }
+            .filter { box.minX <= $0.x && $0.x <= box.maxX && box.minY <= $0.y && $0.y <= box.maxY }
+            .max { $0.area < $1.area }
+            .map { (x: $0.x, y: $0.y) }
     }
 
     /// Made smaller, a subject the frame cuts off below keeps its body on the frame's edges: the scale eases in
@@ -80,11 +85,7 @@ struct ScaleSubjectEffect: Effect {
     /// bottom corner. Frame heights; 0 (scale uniformly) for a subject standing in the frame or made bigger.
     static func taper(of box: SubjectBounds, scale: Double, _ c: EffectContext) -> Double {
         guard scale < 1, box.maxY >= 0.98 else { return 0 }
-        let faces = DepthSupport.faces(c).map { (x: $0.x + $0.width / 2, y: $0.y + $0.height / 2, area: $0.width * $0.height) }
-        if let face = faces.filter({ box.minX <= $0.x && $0.x <= box.maxX && box.minY <= $0.y && $0.y <= box.maxY })
-            .max(by: { $0.area < $1.area }) {
-            return max(0.05, box.maxY - face.y)
-        }
+        if let face = largestFaceCentre(in: box, c) { return max(0.05, box.maxY - face.y) }
         return (box.maxY - box.minY) / 2
     }
 }
