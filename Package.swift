@@ -60,8 +60,10 @@ let package = Package(
             linkerSettings: [.linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
         ),
 
+        // `Locked`, the one lock type (see why not `Mutex` there): for the engine and for code without pixels.
+        .target(name: "DepthbookSync", swiftSettings: swiftSettings),
         // Pure Swift: pixels, planes, the photo model, recipes and filters. No C, no I/O, no JSON.
-        .target(name: "DepthbookEngine", swiftSettings: swiftSettings),
+        .target(name: "DepthbookEngine", dependencies: ["DepthbookSync"], swiftSettings: swiftSettings),
         // Files in and out: HEIC, JPEG (with MPF depth and mattes), PNG, XMP; bundled sample generation.
         .target(
             name: "DepthbookCodecs",
@@ -74,17 +76,21 @@ let package = Package(
         // The studio's protocol facts, declared once: every bound (`Limits`, sent in `hello`) and the error codes.
         // No dependencies, so the effects, the server, the load test and the command all read the same values.
         .target(name: "DepthbookProtocol", swiftSettings: swiftSettings),
-        // Named effects of the talks and the notebook document that strings them together.
-        .target(name: "DepthbookEffects", dependencies: ["DepthbookEngine", "DepthbookProtocol"], swiftSettings: swiftSettings),
-        // The protocol's messages as typed values: every request, decoded and checked by the server, encoded by the
-        // load test (as a browser's page would send it).
-        .target(name: "DepthbookMessages", dependencies: ["DepthbookEffects", "DepthbookProtocol"], swiftSettings: swiftSettings),
+        // The notebook as a document: its cells, parameter values and JSON, decoded for their shape only. No
+        // dependencies, so the messages, the frames and the load test carry notebooks without linking any pixels.
+        .target(name: "DepthbookDocument", swiftSettings: swiftSettings),
+        // Named effects of the talks, and `NotebookValidator`, which checks a document against them.
+        .target(name: "DepthbookEffects", dependencies: ["DepthbookEngine", "DepthbookDocument", "DepthbookProtocol"],
+                swiftSettings: swiftSettings),
+        // The protocol's messages as typed values: every request, decoded by the server (the notebooks they carry
+        // checked there), encoded by the load test (as a browser's page would send it).
+        .target(name: "DepthbookMessages", dependencies: ["DepthbookDocument", "DepthbookProtocol"], swiftSettings: swiftSettings),
         // The studio: libwebsockets service thread, sessions, render pool, store.
         .target(
             name: "DepthbookServer",
             dependencies: [
-                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "DepthbookMessages",
-                "CWebSockets", "CMalloc",
+                "DepthbookEngine", "DepthbookCodecs", "DepthbookDocument", "DepthbookEffects", "DepthbookFrames", "DepthbookProtocol",
+                "DepthbookMessages", "CWebSockets", "CMalloc",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -94,18 +100,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The binary frame layout (header and JPEG) the server sends and the load-test client reads.
-        .target(name: "DepthbookFrames", dependencies: ["DepthbookEffects"], swiftSettings: swiftSettings),
+        .target(name: "DepthbookFrames", dependencies: ["DepthbookDocument"], swiftSettings: swiftSettings),
         // `depthbook loadtest`: many studio pages over libwebsockets' client, timing what a person would see.
         // Apart from the server: it speaks the protocol from outside, as a browser does.
         .target(
             name: "DepthbookLoadtest",
-            dependencies: ["DepthbookEngine", "DepthbookEffects", "DepthbookFrames", "DepthbookProtocol", "DepthbookMessages", "CWebSockets"],
+            dependencies: ["DepthbookSync", "DepthbookDocument", "DepthbookFrames", "DepthbookProtocol", "DepthbookMessages", "CWebSockets"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "depthbook",
             dependencies: [
-                "DepthbookEngine", "DepthbookCodecs", "DepthbookEffects", "DepthbookProtocol", "DepthbookServer", "DepthbookLoadtest",
+                "DepthbookEngine", "DepthbookCodecs", "DepthbookDocument", "DepthbookEffects", "DepthbookProtocol", "DepthbookServer",
+                "DepthbookLoadtest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,13 +139,14 @@ let package = Package(
         ),
         .testTarget(
             name: "DepthbookEffectsTests",
-            dependencies: ["DepthbookEffects", "DepthbookCodecs", "DepthbookEngine", "DepthbookProtocol", "DepthbookTestSupport"],
+            dependencies: ["DepthbookEffects", "DepthbookCodecs", "DepthbookDocument", "DepthbookEngine", "DepthbookProtocol",
+                           "DepthbookTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DepthbookServerTests",
-            dependencies: ["DepthbookServer", "DepthbookLoadtest", "DepthbookFrames", "DepthbookCodecs", "DepthbookEffects", "DepthbookProtocol",
-                           "DepthbookMessages",
+            dependencies: ["DepthbookServer", "DepthbookLoadtest", "DepthbookFrames", "DepthbookCodecs", "DepthbookDocument", "DepthbookEffects",
+                           "DepthbookProtocol", "DepthbookMessages",
                            "DepthbookTestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings

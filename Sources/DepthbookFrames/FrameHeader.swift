@@ -1,4 +1,4 @@
-import DepthbookEffects
+import DepthbookDocument
 import Foundation
 
 /// What a binary frame carries before its JPEG bytes (see "Binary frames" in `docs/protocol.md`).

@@ -1,7 +1,7 @@
-import DepthbookEffects
-import DepthbookEngine
+import DepthbookDocument
 import DepthbookFrames
 import DepthbookMessages
+import DepthbookSync
 import Foundation
 import Synchronization
 
@@ -90,14 +90,15 @@ struct DragSession {
             let hello = try request(.hello(.init()))
             let opened = try request(.openNotebook(.init(name: options.notebook)))
             if let upload { _ = try request(.openPhoto(.init(photo: .upload(upload)))) }
-            let notebook = try Self.notebook(in: opened["notebook"])
+            let notebook = try Self.decoded(Notebook.self, from: opened["notebook"], "notebook")
+            let graph = try Self.decoded(NotebookGraph.self, from: opened["graph"], "graph")
             let cell = try Self.sliderCell(in: notebook)
             shared.cell.withLock { $0 = cell }
             // Every cell with a picture is previewed, as the page shows them all; the last one reading the
-            // slider's cell is what a person watches.
-            let previewed = notebook.cells.filter { $0.kind.rendersImage }.map(\.id)
-            let watched = notebook.dependents(of: cell).last ?? cell
-            let between = notebook.dependents(of: cell).dropLast()
+            // slider's cell (by the server's graph) is what a person watches.
+            let previewed = notebook.cells.map(\.id).filter { graph.cells[$0]?.renders == true }
+            let watched = graph.dependents(of: cell).last ?? cell
+            let between = graph.dependents(of: cell).dropLast()
             shared.finalCell.withLock { $0 = watched }
             result.finalCell = watched
             if let presenting, case .string(let id)? = hello["session"] {
@@ -174,12 +175,12 @@ struct DragSession {
         return result
     }
 
-    /// The notebook an `openNotebook` reply carries, as the studio's own model.
-    static func notebook(in reply: JSONValue?) throws -> Notebook {
-        guard let reply, let notebook = try? JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(reply)) else {
-            throw WebSocketClient.Failure("openNotebook returned no notebook")
+    /// A member of the `openNotebook` reply (the notebook, its graph) as the studio's own type.
+    static func decoded<T: Decodable>(_ type: T.Type, from reply: JSONValue?, _ name: String) throws -> T {
+        guard let reply, let value = try? JSONDecoder().decode(T.self, from: JSONEncoder().encode(reply)) else {
+            throw WebSocketClient.Failure("openNotebook returned no \(name)")
         }
-        return notebook
+        return value
     }
 
     /// Waits until the watched cell shows the full frame answering the last change.

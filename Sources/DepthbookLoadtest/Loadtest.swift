@@ -1,6 +1,6 @@
-import DepthbookEffects
-import DepthbookEngine
+import DepthbookDocument
 import DepthbookFrames
+import DepthbookSync
 import Foundation
 
 /// `depthbook loadtest`: real WebSocket sessions drag a slider against a running server, each previewing the

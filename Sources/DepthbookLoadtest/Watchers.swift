@@ -1,7 +1,7 @@
-import DepthbookEffects
-import DepthbookEngine
+import DepthbookDocument
 import DepthbookFrames
 import DepthbookMessages
+import DepthbookSync
 import Foundation
 import Synchronization
 

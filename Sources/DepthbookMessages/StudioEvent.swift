@@ -1,4 +1,4 @@
-import DepthbookEffects
+import DepthbookDocument
 import Foundation
 
 /// Every event the server pushes without being asked, typed: `{"type": "event", "event": <name>, …fields}`.
@@ -54,11 +54,14 @@ public enum StudioEvent: Sendable, Equatable {
     public struct NotebookChange: Sendable, Equatable, Codable {
         /// Left out when only the photo changed.
         public var notebook: Notebook?
+        /// The notebook's graph, whenever the notebook is there.
+        public var graph: NotebookGraph?
         /// The photo's facts, when the photo changed.
         public var photo: JSONValue?
 
-        public init(notebook: Notebook?, photo: JSONValue? = nil) {
+        public init(notebook: Notebook?, graph: NotebookGraph?, photo: JSONValue? = nil) {
             self.notebook = notebook
+            self.graph = graph
             self.photo = photo
         }
     }

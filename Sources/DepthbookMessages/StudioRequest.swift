@@ -1,4 +1,4 @@
-import DepthbookEffects
+import DepthbookDocument
 import DepthbookProtocol
 import Foundation
 
@@ -225,7 +225,7 @@ public enum RequestDecoder {
     public static func decode(_ bytes: [UInt8], admits: (String) -> Bool = { _ in true })
         -> (id: Int?, request: Result<StudioRequest, ProtocolError>)
     {
-        let nesting = Notebook.limits.maxJSONNesting
+        let nesting = Limits.studio.notebook.maxJSONNesting
         guard JSONNesting.isWithinLimit(bytes) else {
             return (JSONNesting.topLevelInteger("id", in: bytes),
                     .failure(.badRequest("a request nests arrays and objects at most \(nesting) deep")))

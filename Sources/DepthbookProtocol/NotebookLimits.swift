@@ -2,6 +2,8 @@
 /// files), so everything downstream — the graph walk, the recipe, the evaluation's stack — is bounded.
 public struct NotebookLimits: Sendable, Equatable, Codable {
     public var maxCells = 200
+    /// Characters in a cell's id (ASCII letters, digits, - and _).
+    public var maxCellIDLength = 64
     /// The longest chain of cells each reading the one before (the depth of the recipe).
     public var maxChainDepth = 64
     public var maxParamsPerCell = 32

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DepthbookCodecs
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookEngine
 import DepthbookServer
@@ -91,11 +92,13 @@ struct RenderCommand: ParsableCommand {
         do { data = try Data(contentsOf: URL(fileURLWithPath: notebook)) } catch {
             throw EffectError.badRequest("cannot read the notebook \(notebook)")
         }
-        do { return try JSONDecoder().decode(Notebook.self, from: data) } catch let error as NotebookError {
+        let document: Notebook
+        do { document = try JSONDecoder().decode(Notebook.self, from: data) } catch let error as NotebookError {
             throw error
         } catch {
             throw EffectError.badRequest("\(notebook) is not a notebook: \(error)")
         }
+        return try NotebookValidator().check(document).notebook
     }
 
     private func loadPhoto(_ document: Notebook) throws -> Photo {

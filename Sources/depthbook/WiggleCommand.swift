@@ -1,5 +1,6 @@
 import ArgumentParser
 import DepthbookCodecs
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookProtocol
 import DepthbookEngine

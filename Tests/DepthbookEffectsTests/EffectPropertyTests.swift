@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 import Foundation
 import Testing
@@ -232,12 +233,12 @@ struct EffectPropertyTests {
         // Parameters are refused when the notebook arrives (validation, which decoding runs), not at the render.
         let unknown = S.step("x", "exposure", ["image": "photo"], ["stops": .number(1)])
         #expect(throws: EffectError.unknownParameter(effect: "exposure", name: "stops")) { try ParameterCheck.check(unknown.params ?? [:], cell: unknown) }
-        #expect(throws: EffectError.badRequest("cell \"x\": exposure has no parameter \"stops\"")) { try S.notebook([unknown]).validate() }
+        #expect(throws: EffectError.badRequest("cell \"x\": exposure has no parameter \"stops\"")) { try NotebookValidator().check(S.notebook([unknown])) }
         let outside = S.step("x", "exposure", ["image": "photo"], ["ev": .number(9)])
         #expect(throws: EffectError.badParameter(effect: "exposure", name: "ev", message: "must be between -5 and 5, not 9")) {
             try ParameterCheck.check(outside.params ?? [:], cell: outside)
         }
-        #expect(throws: EffectError.self) { try JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(S.notebook([outside]))) }
+        #expect(throws: EffectError.self) { try NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(S.notebook([outside])))) }
         #expect(throws: EffectError.unknownEffect("sparkle")) { try attempt(S.step("x", "sparkle", [:])) }
         #expect(throws: EffectError.self) { try attempt(S.step("x", "noir", ["image": "photo.disparity"])) }
         #expect(throws: EffectError.self) { try attempt(S.step("x", "noir", [:])) }

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 import Foundation
 @testable import DepthbookEffects
@@ -35,7 +36,7 @@ enum EffectTestSupport {
     static func bundledNotebooks() throws -> [Notebook] {
         let folder = packageRoot.appendingPathComponent("Notebooks")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
-        return try names.map { try JSONDecoder().decode(Notebook.self, from: Data(contentsOf: folder.appendingPathComponent($0))) }
+        return try names.map { try NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: Data(contentsOf: folder.appendingPathComponent($0)))).notebook }
     }
 
     private static let cache = SampleCache()

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 import Foundation
 import Testing
@@ -11,7 +12,7 @@ struct FormulaCellTests {
     typealias S = EffectTestSupport
 
     static func decode(_ json: String) throws -> Notebook {
-        try JSONDecoder().decode(Notebook.self, from: Data(json.utf8))
+        try NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: Data(json.utf8))).notebook
     }
 
     static func notebookJSON(_ cells: String) -> String {
@@ -75,12 +76,17 @@ struct FormulaCellTests {
             Cell(id: "b", kind: .formula, formula: "a * 0.5 + skin"),
             Cell(id: "c", kind: .formula, formula: "image"),
         ])
-        try nb.validate()
-        #expect(nb.dependents(of: "mask") == ["a", "b"])
-        #expect(nb.dependents(of: "a") == ["b"])
+        let checked = try NotebookValidator().check(nb)
+        #expect(checked.dependents(of: "mask") == ["a", "b"])
+        #expect(checked.dependents(of: "a") == ["b"])
+        // The graph the page draws from says the same, with each cell's kind of picture.
+        let graph = checked.graph
+        #expect(graph.dependents(of: "mask") == ["a", "b"] && graph.dependents(of: "c") == [])
+        #expect(graph.cells["mask"] == NotebookGraph.Node(renders: true, output: "plane", dependents: ["a", "b"]))
+        #expect(graph.cells["a"]?.output == "image" && graph.cells["c"]?.output == "image")
         var chain = [Cell(id: "c0", kind: .formula, formula: "image")]
         for k in 1...64 { chain.append(Cell(id: "c\(k)", kind: .formula, formula: "c\(k - 1) * 1")) }
-        #expect(throws: NotebookError.self) { try S.notebook(chain).validate() }
+        #expect(throws: NotebookError.self) { try NotebookValidator().check(S.notebook(chain)) }
     }
 
     // MARK: Sliders are parameters
@@ -112,9 +118,9 @@ struct FormulaCellTests {
         }
         // A whole notebook: a formula's stored values too.
         var nb = S.notebook([cell])
-        try ParameterCheck.check(nb)
+        try NotebookValidator().check(nb)
         nb.cells[1].params = ["gain": .number(9)]
-        #expect(throws: EffectError.badRequest("cell \"f\": formula.gain: must be between 0.5 and 2, not 9")) { try ParameterCheck.check(nb) }
+        #expect(throws: EffectError.badRequest("cell \"f\": formula.gain: must be between 0.5 and 2, not 9")) { try NotebookValidator().check(nb) }
     }
 
     @Test func theSlidersValuesReachThePixels() throws {
@@ -129,7 +135,7 @@ struct FormulaCellTests {
         #expect(halved == (try renderer.render(notebook: nb, cell: "half", request: CellRenderRequest(width: 64)).pixels))
         nb.cells[1].params = ["gain": .number(5)]
         // Refused when the notebook arrives, not at the render.
-        #expect(throws: EffectError.badRequest("cell \"f\": formula.gain: must be between 0 and 2, not 5")) { try nb.validate() }
+        #expect(throws: EffectError.badRequest("cell \"f\": formula.gain: must be between 0 and 2, not 5")) { try NotebookValidator().check(nb) }
     }
 
     // MARK: The recipe

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 import Foundation
 import Testing
@@ -69,9 +70,9 @@ struct UploadedBackgroundTests {
 
     @Test func badReferencesAreRefusedWithAMessage() throws {
         let photo = try S.sample("portrait")
-        // A path for an upload id is refused when the notebook arrives (its validation, which decoding runs).
-        #expect(throws: EffectError.self) { try backdrop("../../etc/passwd").validate() }
-        #expect(throws: (any Error).self) { try JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(backdrop("../../etc/passwd"))) }
+        // A path for an upload id is refused when the notebook arrives (its validation); decoding reads the shape only.
+        #expect(throws: EffectError.self) { try NotebookValidator().check(backdrop("../../etc/passwd")) }
+        #expect(throws: EffectError.self) { try NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(backdrop("../../etc/passwd")))) }
         // A renderer with no uploads folder (the command line without one) says so instead of guessing.
         do {
             _ = try NotebookRenderer(photo: photo).render(notebook: backdrop(uniqueID()), cell: "b", request: CellRenderRequest(width: 64))

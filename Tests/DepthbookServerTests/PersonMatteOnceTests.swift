@@ -1,4 +1,5 @@
 import DepthbookCodecs
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookFrames
 import DepthbookMessages
@@ -61,8 +62,9 @@ struct ProtocolCodingTests {
         let events: [StudioEvent] = [
             .cellError(.init(cell: "mask", seq: 4, kind: "preview", message: "no depth")),
             .progress(.init(request: 7, fraction: 0.25)),
-            .notebook(.init(notebook: notebook, photo: .object(["width": .number(64)]))),
-            .notebook(.init(notebook: nil)),
+            .notebook(.init(notebook: notebook, graph: NotebookGraph(cells: ["photo": .init(renders: true, output: "image", dependents: [])]),
+                            photo: .object(["width": .number(64)]))),
+            .notebook(.init(notebook: nil, graph: nil)),
             .photo(.init(photo: .object(["width": .number(64), "coming": .array([])]))),
         ]
         for event in events {

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookMessages
 import DepthbookProtocol
@@ -8,9 +9,9 @@ import Testing
 /// and that a refused change leaves everything as it was.
 @Suite(.timeLimit(.minutes(30)))
 struct SessionEditsTests {
-    static func opened() -> Session.State {
+    static func opened() throws -> Session.State {
         var state = Session.State()
-        state.notebook = StudioFixture.notebook
+        state.notebook = try NotebookValidator().check(StudioFixture.notebook)
         state.shared = "saved-version"
         state.previewWidths = ["result": 736]
         return state
@@ -21,19 +22,19 @@ struct SessionEditsTests {
     }
 
     @Test func aChangeMergesAndRendersTheCellThenThePreviewedCellsBelow() throws {
-        var state = Self.opened()
+        var state = try Self.opened()
         let set = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(40)], unset: nil, seq: 7, interactive: true, offscreen: nil)
         let requests = try state.apply(set)
         #expect(requests.map(\.slot.cell) == ["mask", "result"])
         #expect(requests.map(\.seq) == [7, 7] && requests.allSatisfy(\.interactive))
         #expect(requests[0].target == .preview(width: 1024) && requests[1].target == .preview(width: 736))
-        #expect(state.notebook?.cell("mask")?.params?["percentile"] == .number(40))
+        #expect(state.notebook?.notebook.cell("mask")?.params?["percentile"] == .number(40))
         #expect(state.shared == nil, "an edited saved notebook is no longer that version")
     }
 
     /// Cells the page scrolled away wait while the slider moves, and render with the change that ends the drag.
     @Test func offscreenCellsWaitForTheDragsLastChange() throws {
-        var state = Self.opened()
+        var state = try Self.opened()
         let moving = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(41)], unset: nil, seq: 2,
                                              interactive: true, offscreen: ["result"])
         #expect(try state.apply(moving).map(\.slot.cell) == ["mask"])
@@ -43,7 +44,7 @@ struct SessionEditsTests {
     }
 
     @Test func refusedChangesLeaveTheStateAsItWas() throws {
-        var state = Self.opened()
+        var state = try Self.opened()
         let bad = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(400)], unset: nil, seq: 1, interactive: nil, offscreen: nil)
         // The refusal names the cell and the parameter, so the page puts the value back without reading the message.
         let refusal = #expect(throws: ProtocolError.self) { _ = try Self.applying(bad, to: &state) }
@@ -52,18 +53,18 @@ struct SessionEditsTests {
         #expect(throws: ProtocolError.self) { _ = try Self.applying(unknown, to: &state) }
         let note = StudioRequest.SetParams(cell: "intro", params: [:], unset: nil, seq: 1, interactive: nil, offscreen: nil)
         #expect(throws: ProtocolError.self) { _ = try Self.applying(note, to: &state) }
-        #expect(state.notebook == StudioFixture.notebook && state.shared == "saved-version")
+        #expect(state.notebook?.notebook == StudioFixture.notebook && state.shared == "saved-version")
 
         // A seq older than one the scheduler has seen for the cell is refused too.
         _ = try state.scheduler.request(FrameRequest(slot: RenderSlot(cell: "mask", kind: .preview), seq: 9, target: .preview(width: 64)))
         let old = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(50)], unset: nil, seq: 8, interactive: nil, offscreen: nil)
         let stale = #expect(throws: ProtocolError.self) { _ = try Self.applying(old, to: &state) }
         #expect(stale?.message == "seq 8 is older than 9, already seen for cell \"mask\"" && stale?.parameter == nil)
-        #expect(state.notebook == StudioFixture.notebook)
+        #expect(state.notebook?.notebook == StudioFixture.notebook)
     }
 
-    @Test func oneExportAtATimeAndSavesOnlyOfWhatIsOpen() {
-        var state = Self.opened()
+    @Test func oneExportAtATimeAndSavesOnlyOfWhatIsOpen() throws {
+        var state = try Self.opened()
         let export = InterruptedExport(request: 1, export: .init(cell: "mask", format: .png))
         let page = ClientConnection(id: 1) { _ in }
         let first = state.export.begin(export, for: page), second = state.export.begin(export, for: page)

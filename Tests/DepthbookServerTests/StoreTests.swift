@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import Foundation
 import Testing
@@ -44,7 +45,7 @@ struct StoreTests {
         try JSONEncoder().encode(Self.notebook()).write(to: URL(fileURLWithPath: dir + "/depth-threshold.json"))
         try Data("{ nope".utf8).write(to: URL(fileURLWithPath: dir + "/broken.json"))
         let bundled = BundledNotebooks(directory: dir)
-        #expect(bundled.notebook(named: "depth-threshold") == Self.notebook())
+        #expect(bundled.notebook(named: "depth-threshold")?.notebook == Self.notebook())
         #expect(bundled.notebook(named: "broken") == nil)
         #expect(bundled.problems.count == 1 && bundled.problems[0].hasPrefix("broken.json"))
         #expect(bundled.entries.map(\.name) == ["depth-threshold"])

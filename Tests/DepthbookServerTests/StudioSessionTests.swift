@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookProtocol
 import Foundation
 import DepthbookEffects
@@ -195,7 +196,7 @@ struct StudioSessionTests {
     @Test func theStudioHoldsAtMostItsSessionsAndSaysSoWhenFull() throws {
         let backend = FakeBackend()
         let studio = Studio(backend: backend, store: try SQLiteNotebookStore(),
-                            bundled: BundledNotebooks(notebooks: ["depth-threshold": StudioFixture.notebook]),
+                            bundled: try BundledNotebooks(notebooks: ["depth-threshold": StudioFixture.notebook]),
                             hub: SessionHub(pool: RenderPool(width: 2), photos: PhotoCache(byteLimit: 1 << 30) { try backend.loadPhoto($0) },
                                             gracePeriod: .seconds(60), maxSessions: 3),
                             exportsDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("exports-\(UUID().uuidString)").path,

@@ -1,4 +1,5 @@
 import DepthbookCodecs
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookEngine
 import DepthbookFrames
@@ -170,7 +171,7 @@ enum StudioFixture {
     static func studio(backend: FakeBackend = FakeBackend(), grace: Duration = .seconds(60)) throws -> Studio {
         let exports = FileManager.default.temporaryDirectory.appendingPathComponent("exports-\(UUID().uuidString)").path
         return Studio(backend: backend, store: try SQLiteNotebookStore(),
-                      bundled: BundledNotebooks(notebooks: ["depth-threshold": notebook]),
+                      bundled: try BundledNotebooks(notebooks: ["depth-threshold": notebook]),
                       hub: SessionHub(pool: RenderPool(width: 2), photos: PhotoCache(byteLimit: 1 << 30) { try backend.loadPhoto($0) },
                                       gracePeriod: grace),
                       exportsDirectory: exports, version: "test")

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import Foundation
 import Testing

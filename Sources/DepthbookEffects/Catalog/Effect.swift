@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 
 /// What a node shows when a cell is displayed: the page sees images, grey masks, or colour-mapped depth.

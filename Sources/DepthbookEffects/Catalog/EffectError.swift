@@ -1,3 +1,5 @@
+import DepthbookDocument
+
 /// Why an effect or a notebook cell could not render. Every message tells the user what to change.
 public enum EffectError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The photo lacks a plane the cell needs (`photo.skin`, `photo.disparity`, ...).

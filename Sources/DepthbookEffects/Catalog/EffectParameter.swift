@@ -1,3 +1,5 @@
+import DepthbookDocument
+
 /// One documented knob of an effect: the table row that drives validation, the notebook JSON, the page's
 /// slider and docs/effects.md (name, label, range, default, unit, one line of doc). Effects declare each
 /// row once through a typed handle (`Param`) and read values through it.

@@ -1,3 +1,5 @@
+import DepthbookDocument
+
 /// Parameters checked against the catalog before a notebook or a change is accepted, so a refused value never
 /// reaches a session, a render or the store.
 public enum ParameterCheck {
@@ -40,22 +42,6 @@ public enum ParameterCheck {
             try check(params, unset: unset, sliders: parsed.sliders)
         default:
             throw .badRequest("cell \"\(cell.id)\" is a \(cell.kindName) cell; only step and formula cells have parameters")
-        }
-    }
-
-    /// Checks every step of `notebook` whose effect the catalog knows (unknown effects are reported by the
-    /// cell when it renders, so a notebook from a newer Depthbook still opens), and every formula's sliders.
-    public static func check(_ notebook: Notebook) throws(EffectError) {
-        for cell in notebook.cells where cell.kind == .step || cell.kind == .formula {
-            if cell.kind == .step {
-                guard let id = cell.effect, EffectCatalog.effect(id) != nil else { continue }
-            }
-            do {
-                try check(cell.params ?? [:], cell: cell)
-            } catch {
-                if case .badFormula = error { throw error }
-                throw .badRequest("cell \"\(cell.id)\": \(error)")
-            }
         }
     }
 }

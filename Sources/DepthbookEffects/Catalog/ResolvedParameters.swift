@@ -1,3 +1,5 @@
+import DepthbookDocument
+
 /// A cell's parameters with the defaults filled in. Effects read typed values from here and never see raw JSON.
 /// Nothing is checked here: the values were checked against the effect's table once, when the notebook or the
 /// change arrived (`Notebook.validate`, `ParameterCheck`).

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 
 /// The 2017 background-effects blend mask: tap a point and the threshold becomes the largest normalised

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 
 /// Dolly zoom (2017): a triangle mesh over the photo displaced by depth, a virtual camera that dollies

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookProtocol
 import DepthbookEngine
 

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 
 // The mask-making steps of the 2018 notebook demo, one cell each: resize, threshold at a percentile,

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 
 /// The 2018 demo's first effect, whole: a depth-threshold mask; a Noir foreground with exposure, slight

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 
 /// Turns a parsed, type-checked formula into an engine program, given what each name reads and each slider's

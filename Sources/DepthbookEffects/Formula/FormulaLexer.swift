@@ -1,3 +1,5 @@
+import DepthbookDocument
+
 /// One token of a formula and the offset it starts at.
 struct FormulaToken: Sendable, Equatable {
     enum Kind: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 import DepthbookProtocol
 

@@ -1,3 +1,5 @@
+import DepthbookDocument
+
 /// What the cells above a formula give, so its names can be checked before anything renders.
 struct FormulaScope: Sendable {
     /// What a cell gives a formula.

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 
 /// A cell's full-resolution result as a photo to save, with its depth and mattes where the recipe put the

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 
 /// Turns a notebook's cells into engine nodes for one photo, following references up the notebook.

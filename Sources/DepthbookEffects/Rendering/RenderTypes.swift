@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEngine
 
 /// What to render of a cell: a preview `width` pixels wide of the whole picture, or (with `region`) a crop

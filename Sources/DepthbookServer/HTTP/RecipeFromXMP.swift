@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import Foundation
 
@@ -10,7 +11,7 @@ enum RecipeFromXMP {
               let close = xmp.range(of: "</depthbook:Notebook>", range: open.upperBound..<xmp.endIndex)
         else { return nil }
         let text = unescape(String(xmp[open.upperBound..<close.lowerBound]))
-        return try? JSONDecoder().decode(Notebook.self, from: Data(text.utf8))
+        return try? NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: Data(text.utf8))).notebook
     }
 
     /// The XML character references an XMP writer may use.

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookMessages
 import DepthbookEffects
 import DepthbookProtocol
@@ -19,8 +20,9 @@ struct HelloResult: Encodable, Sendable {
     var limits: Limits
     /// The photo planes a preview may name directly.
     var planes: [String]
-    /// What the session already shows (after a resume, or for a watcher); absent for a new session.
+    /// What the session already shows (after a resume, or for a watcher), with its graph; absent for a new session.
     var notebook: Notebook?
+    var graph: NotebookGraph?
     var photo: JSONValue?
     var shared: String?
     /// An export the page's previous connection asked for and left before it finished: it runs again now, and
@@ -40,24 +42,36 @@ struct EffectsResult: Encodable, Sendable { var effects: JSONValue }
 
 struct OpenNotebookResult: Encodable, Sendable {
     var notebook: Notebook
+    var graph: NotebookGraph
     var photo: JSONValue
     var shared: String?
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(notebook, forKey: .notebook)
+        try c.encode(graph, forKey: .graph)
         try c.encode(photo, forKey: .photo)
         try c.encode(shared, forKey: .shared)  // null for a bundled notebook
     }
 
-    enum CodingKeys: String, CodingKey { case notebook, photo, shared }
+    enum CodingKeys: String, CodingKey { case notebook, graph, photo, shared }
 }
 
 struct PhotoResult: Encodable, Sendable { var photo: JSONValue }
-struct NotebookResult: Encodable, Sendable { var notebook: Notebook }
+struct NotebookResult: Encodable, Sendable {
+    var notebook: Notebook
+    var graph: NotebookGraph
+}
 struct CellSeqResult: Encodable, Sendable {
     var cell: String
     var seq: Int
+}
+/// A parameter change: the cell and seq asked, and every render it scheduled under that seq (the cell first, then
+/// the previewed cells below that read it), so a page knows which frames are coming without a graph of its own.
+struct SetParamsResult: Encodable, Sendable {
+    var cell: String
+    var seq: Int
+    var renders: [CellSeqResult]
 }
 struct SaveResult: Encodable, Sendable {
     var shared: String

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookEngine
 import DepthbookFrames
@@ -28,7 +29,8 @@ public final class Session: Sendable {
         /// The editor's secret: who presents it with the id may take the session back as its editor. A new one
         /// is made each time it is used, so a key seen once (a log, a shoulder) is worth nothing afterwards.
         var resumeKey = RandomID.make()
-        var notebook: Notebook?
+        /// The notebook, checked when it came in (and kept checked by the edits).
+        var notebook: CheckedNotebook?
         /// The saved version the notebook is, or nil once edited (editing a shared notebook forks it).
         var shared: String?
         /// The saved version the next save records as its parent.
@@ -101,25 +103,25 @@ public final class Session: Sendable {
 
     /// What the session shows now: its notebook, its photo, the saved version it is and the one a save records
     /// as its parent.
-    var shown: (notebook: Notebook?, photo: OpenPhoto?, shared: String?, parent: String?) {
+    var shown: (notebook: CheckedNotebook?, photo: OpenPhoto?, shared: String?, parent: String?) {
         state.withLock { ($0.notebook, $0.photo, $0.shared, $0.parent) }
     }
 
     /// A notebook opened on its photo: what was rendering for the old one stops.
-    func open(_ notebook: Notebook, shared: String?, photo: OpenPhoto) {
+    func open(_ notebook: CheckedNotebook, shared: String?, photo: OpenPhoto) {
         state.withLock { $0.open(notebook, shared: shared, photo: photo) }
         invalidateRenders()
     }
 
     /// Another photo under the same recipe; returns the notebook as it now is.
-    func change(to photo: OpenPhoto) -> Notebook? {
+    func change(to photo: OpenPhoto) -> CheckedNotebook? {
         let notebook = state.withLock { $0.change(to: photo) }
         invalidateRenders()
         return notebook
     }
 
     /// The whole notebook replaced (and its photo, when it names another).
-    func replace(with notebook: Notebook, photo: OpenPhoto?) {
+    func replace(with notebook: CheckedNotebook, photo: OpenPhoto?) {
         state.withLock { $0.replace(with: notebook, photo: photo) }
         invalidateRenders()
     }
@@ -141,7 +143,7 @@ public final class Session: Sendable {
     }
 
     /// A parameter change checked and merged: the renders it needs, and the notebook as it now is.
-    func apply(_ set: StudioRequest.SetParams) throws -> (requests: [FrameRequest], notebook: Notebook?) {
+    func apply(_ set: StudioRequest.SetParams) throws -> (requests: [FrameRequest], notebook: CheckedNotebook?) {
         try state.withLock { s in (try s.apply(set), s.notebook) }
     }
 

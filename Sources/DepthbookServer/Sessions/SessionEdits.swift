@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookMessages
 import DepthbookProtocol
@@ -7,7 +8,7 @@ import DepthbookProtocol
 /// each refuses before it changes anything, so a refused request leaves the session as it was.
 extension Session.State {
     /// A notebook opened (bundled, or saved as `shared`) on its photo: every cell's preview starts anew.
-    mutating func open(_ notebook: Notebook, shared: String?, photo: OpenPhoto) {
+    mutating func open(_ notebook: CheckedNotebook, shared: String?, photo: OpenPhoto) {
         self.notebook = notebook
         self.shared = shared
         parent = shared
@@ -17,17 +18,17 @@ extension Session.State {
 
     /// Another photo under the same recipe; the notebook names it from now on (an edit: no longer the saved
     /// version). Returns the notebook as it now is, if one is open.
-    mutating func change(to photo: OpenPhoto) -> Notebook? {
+    mutating func change(to photo: OpenPhoto) -> CheckedNotebook? {
         self.photo = photo
-        if notebook != nil, notebook?.photo != photo.reference {
-            notebook?.photo = photo.reference
+        if let open = notebook, open.notebook.photo != photo.reference {
+            notebook = open.onPhoto(photo.reference)
             shared = nil
         }
         return notebook
     }
 
     /// The whole notebook replaced (an undo, a cell added); `photo` when it names another photo.
-    mutating func replace(with notebook: Notebook, photo: OpenPhoto?) {
+    mutating func replace(with notebook: CheckedNotebook, photo: OpenPhoto?) {
         if self.notebook != notebook { shared = nil }
         self.notebook = notebook
         if let photo { self.photo = photo }
@@ -37,31 +38,25 @@ extension Session.State {
     /// it needs (the cell first, then every cell below that reads it and has a preview), all under `set.seq`.
     /// While a slider moves, cells the page has scrolled away (`offscreen`) wait for the drag's last change.
     mutating func apply(_ set: StudioRequest.SetParams) throws -> [FrameRequest] {
-        guard var notebook else { throw ProtocolError.badRequest("open a notebook first") }
+        guard let open = notebook else { throw ProtocolError.badRequest("open a notebook first") }
         if let stale = scheduler.staleness(set.seq, for: RenderSlot(cell: set.cell, kind: .preview)) { throw stale.protocolError }
-        guard let index = notebook.cells.firstIndex(where: { $0.id == set.cell }) else {
+        guard open.notebook.cell(set.cell) != nil else {
             throw ProtocolError.notFound("no cell \"\(set.cell)\" in the notebook")
         }
-        let unset = set.unset ?? []
+        let changed: CheckedNotebook
         do {
             // A step's parameters against its effect's table, a formula's against the sliders its line declares.
-            try ParameterCheck.check(set.params, unset: unset, cell: notebook.cells[index])
+            changed = try open.setting(set.params, unset: set.unset ?? [], of: set.cell)
         } catch {
             throw ProtocolError(.badRequest, "cell \"\(set.cell)\": \(error)", cell: set.cell, parameter: error.parameterName)
         }
-        var params = notebook.cells[index].params ?? [:]
-        params.merge(set.params) { _, new in new }
-        for name in unset where set.params[name] == nil { params[name] = nil }
-        if notebook.cells[index].params != params {
-            notebook.cells[index].params = params
-            shared = nil
-        }
-        self.notebook = notebook
+        if changed.notebook != open.notebook { shared = nil }
+        notebook = changed
         let interactive = set.interactive ?? false
         var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
                                      target: .preview(width: previewWidths[set.cell] ?? Limits.studio.defaultPreviewWidth), interactive: interactive)]
         let waiting = interactive ? Set(set.offscreen ?? []) : []
-        for cell in notebook.dependents(of: set.cell) where !waiting.contains(cell) {
+        for cell in changed.dependents(of: set.cell) where !waiting.contains(cell) {
             guard let width = previewWidths[cell] else { continue }
             requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
                                          target: .preview(width: width), interactive: interactive))
@@ -88,7 +83,7 @@ extension Session.State {
     private func checkRenderable(_ cell: String) throws {
         guard let notebook else { throw ProtocolError.badRequest("open a notebook first") }
         if PhotoReferences.all.contains(cell) { return }
-        guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell or photo plane \"\(cell)\" in the notebook") }
+        guard let found = notebook.notebook.cell(cell) else { throw ProtocolError.notFound("no cell or photo plane \"\(cell)\" in the notebook") }
         guard found.kind.rendersImage else {
             throw ProtocolError.badRequest("cell \"\(cell)\" is a \(found.kindName) cell and has no image")
         }
@@ -96,7 +91,7 @@ extension Session.State {
 
     /// `notebook` was saved as `id`: the session is that version unless it changed while saving.
     mutating func saved(_ notebook: Notebook, as id: String) {
-        guard self.notebook == notebook else { return }
+        guard self.notebook?.notebook == notebook else { return }
         shared = id
         parent = id
     }

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookEngine
 import DepthbookProtocol
@@ -85,7 +86,7 @@ public final class SessionHub: Sendable {
         var found = Set<String>()
         for session in all {
             let shown = session.shown
-            let notebook = shown.notebook
+            let notebook = shown.notebook?.notebook
             if case .upload(let id) = shown.photo?.reference { found.insert(id) }
             if let notebook, let json = try? JSONEncoder().encode(notebook) { found.formUnion(UploadReferences.scan(json)) }
         }

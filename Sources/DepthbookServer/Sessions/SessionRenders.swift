@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookEngine
 import DepthbookFrames
@@ -57,7 +58,7 @@ extension Session {
         let flag = CancelFlag()
         let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
             s.cancelFlags[job.ticket] = flag
-            guard let notebook = s.notebook, let photo = s.photo else { return nil }
+            guard let notebook = s.notebook?.notebook, let photo = s.photo else { return nil }
             return (notebook, photo.reference)
         }
         pool.submit(owner: owner, priority: job.isHeavy ? .long : .frame) { [self] in
@@ -178,7 +179,7 @@ extension Session {
                 return
             }
             let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
-                guard let notebook = s.notebook, let photo = s.photo else { return nil }
+                guard let notebook = s.notebook?.notebook, let photo = s.photo else { return nil }
                 return (notebook, photo.reference)
             }
             guard let (notebook, reference) = snapshot else {

@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookMessages
 import DepthbookProtocol
@@ -124,13 +125,13 @@ public final class Studio: Sendable {
                 reply(.failure(.badRequest("open a notebook first")))
                 return
             }
-            reply(.success(Formula.analyse(check.formula, in: notebook, before: check.cell)))
+            reply(.success(Formula.analyse(check.formula, in: notebook.notebook, before: check.cell)))
         }
     }
 
     /// Replies first, then starts the renders, so `{cell, seq}` always precedes the frames answering it.
     private func replyThenRender(_ reply: @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void,
-                                 _ body: () throws -> (CellSeqResult, Session.RenderKickoff)) {
+                                 _ body: () throws -> (any Encodable & Sendable, Session.RenderKickoff)) {
         do {
             let (result, kickoff) = try body()
             reply(.success(result))
@@ -169,7 +170,7 @@ public final class Studio: Sendable {
         // The key as it is now: a resume has just replaced the one presented.
         let result = HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: 1, server: serverName,
                                  resumed: resumed, role: role, access: connection.access, limits: .studio, planes: PhotoReferences.all,
-                                 notebook: shown.notebook, photo: shown.photo?.facts, shared: shown.shared,
+                                 notebook: shown.notebook?.notebook, graph: shown.notebook?.graph, photo: shown.photo?.facts, shared: shown.shared,
                                  export: interrupted.map { ResumedExport(request: $0.export.request, cell: $0.export.export.cell, format: $0.export.export.format) })
         return (result, interrupted)
     }

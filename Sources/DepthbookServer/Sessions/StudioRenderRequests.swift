@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookMessages
 import DepthbookProtocol
@@ -7,13 +8,14 @@ import Foundation
 /// preview, a full-resolution crop. Each answers `{cell, seq}` and hands the renders to the session.
 extension Studio {
     func setParams(_ set: StudioRequest.SetParams, _ session: Session,
-                   from connection: ClientConnection) throws -> (CellSeqResult, Session.RenderKickoff) {
+                   from connection: ClientConnection) throws -> (SetParamsResult, Session.RenderKickoff) {
         let (requests, notebook) = try session.apply(set)
         let kickoff = try session.requestRenders(requests)
         session.broadcast(only: .watch, except: connection.id) {
-            StudioEvent.notebook(.init(notebook: notebook)).message()
+            StudioEvent.notebook(.init(notebook: notebook?.notebook, graph: notebook?.graph)).message()
         }
-        return (CellSeqResult(cell: set.cell, seq: set.seq), kickoff)
+        let renders = requests.map { CellSeqResult(cell: $0.slot.cell, seq: $0.seq) }
+        return (SetParamsResult(cell: set.cell, seq: set.seq, renders: renders), kickoff)
     }
 
     func preview(_ preview: StudioRequest.Preview, _ session: Session) throws -> (CellSeqResult, Session.RenderKickoff) {

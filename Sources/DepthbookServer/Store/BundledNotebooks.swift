@@ -1,3 +1,4 @@
+import DepthbookDocument
 import DepthbookEffects
 import DepthbookMessages
 import Foundation
@@ -10,12 +11,13 @@ public struct BundledNotebooks: Sendable {
         public var description: String
     }
 
-    private var byName: [String: Notebook]
+    /// Checked once, when read.
+    private var byName: [String: CheckedNotebook]
     /// Files that could not be read, with why (logged at start; they never stop the server).
     public private(set) var problems: [String]
 
-    public init(notebooks: [String: Notebook]) {
-        byName = notebooks
+    public init(notebooks: [String: Notebook]) throws {
+        byName = try notebooks.mapValues { try NotebookValidator().check($0) }
         problems = []
     }
 
@@ -28,18 +30,18 @@ public struct BundledNotebooks: Sendable {
             let name = String(file.dropLast(5))
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent(file))
-                byName[name] = try JSONDecoder().decode(Notebook.self, from: data)
+                byName[name] = try NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: data))
             } catch {
                 problems.append("\(file): \(RequestDecoder.describe(error))")
             }
         }
     }
 
-    public func notebook(named name: String) -> Notebook? { byName[name] }
+    public func notebook(named name: String) -> CheckedNotebook? { byName[name] }
 
     public var entries: [Entry] {
         byName.keys.sorted().compactMap { name in
-            byName[name].map { Entry(name: name, title: $0.title, description: $0.description) }
+            byName[name].map { Entry(name: name, title: $0.notebook.title, description: $0.notebook.description) }
         }
     }
 }

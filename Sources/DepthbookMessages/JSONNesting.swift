@@ -1,3 +1,5 @@
+import DepthbookProtocol
+
 /// How deeply the arrays and objects of a JSON text nest, found by one pass over its bytes (strings and their
 /// escapes skipped), so a message can be refused before a decoder spends time super-linear in its depth.
 public enum JSONNesting {
@@ -74,6 +76,6 @@ public enum JSONNesting {
 
     /// Whether `bytes` nests no deeper than the notebook limits allow.
     public static func isWithinLimit(_ bytes: some Collection<UInt8>) -> Bool {
-        depth(bytes, stoppingAbove: Notebook.limits.maxJSONNesting) <= Notebook.limits.maxJSONNesting
+        depth(bytes, stoppingAbove: Limits.studio.notebook.maxJSONNesting) <= Limits.studio.notebook.maxJSONNesting
     }
 }

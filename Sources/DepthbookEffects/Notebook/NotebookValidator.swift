@@ -1,0 +1,137 @@
+import DepthbookDocument
+import DepthbookProtocol
+
+/// Checks a notebook wherever one comes in (the socket, the store, bundled files, an export's XMP, the command
+/// line): its size against the limits, ids well formed and unique, every reference pointing at a photo plane or an
+/// earlier cell (so there are no cycles), every parameter against its effect's table or its formula's sliders.
+/// Decoding a `Notebook` reads its shape only; this is where it is checked, once, and a render trusts the result.
+public struct NotebookValidator: Sendable {
+    public let limits: NotebookLimits
+
+    public init(limits: NotebookLimits = Limits.studio.notebook) {
+        self.limits = limits
+    }
+
+    /// The notebook, checked, with each formula cell's line parsed once.
+    @discardableResult
+    public func check(_ notebook: Notebook) throws -> CheckedNotebook {
+        guard notebook.cells.count <= limits.maxCells else {
+            throw NotebookError.invalid("a notebook has at most \(limits.maxCells) cells; this one has \(notebook.cells.count)")
+        }
+        for (field, text) in [("name", notebook.name), ("title", notebook.title), ("description", notebook.description)]
+        where text.utf8.count > limits.maxTextLength {
+            throw NotebookError.invalid("the \(field) is longer than \(limits.maxTextLength) bytes of UTF-8")
+        }
+        var seen = Set<String>()
+        /// Per cell, the length of the longest chain of cells ending at it.
+        var depth: [String: Int] = [:]
+        /// What each cell above gives a formula (checked as they come).
+        var scope = FormulaScope(below: Set(notebook.cells.map(\.id)))
+        var formulas: [String: Formula] = [:]
+        var outputs: [String: EffectInput.Kind] = [:]
+        for cell in notebook.cells {
+            try checkSizes(of: cell)
+            guard isValidID(cell.id) else {
+                throw NotebookError.invalid("cell id \"\(cell.id)\" must be 1-\(limits.maxCellIDLength) letters, digits, - or _")
+            }
+            guard !seen.contains(cell.id) else { throw NotebookError.invalid("cell id \"\(cell.id)\" is used twice") }
+            if cell.kind == .formula {
+                // Names, types and sliders, each error with its position, before the references are followed.
+                scope.current = cell.id
+                do {
+                    formulas[cell.id] = try Formula.parse(cell.formula ?? "", scope: scope)
+                } catch {
+                    throw NotebookError.formula(cell: cell.id, error)
+                }
+            }
+            let references = cell.references
+            for reference in references {
+                let head = PhotoReferences.head(reference)
+                if head == "photo" { continue }
+                guard seen.contains(head) else {
+                    throw NotebookError.invalid("cell \"\(cell.id)\" refers to \"\(reference)\", which is not a photo plane or a cell above it")
+                }
+            }
+            let own = 1 + (references.map { depth[PhotoReferences.head($0)] ?? 0 }.max() ?? 0)
+            guard own <= limits.maxChainDepth else {
+                throw NotebookError.invalid("cell \"\(cell.id)\" ends a chain of \(own) cells, each reading the one before; "
+                    + "the most is \(limits.maxChainDepth)")
+            }
+            depth[cell.id] = own
+            seen.insert(cell.id)
+            // A formula's output is its parsed line's (typed once, above); any other cell's follows from its kind.
+            let output: FormulaScope.Output = switch (cell.kind, formulas[cell.id]?.output) {
+            case (.formula, .image?): .image
+            case (.formula, .plane?): .plane
+            case (.formula, nil): .unknown
+            default: scope.output(of: cell)
+            }
+            scope.add(cell.id, output)
+            if case .image = output { outputs[cell.id] = .image } else if case .plane = output { outputs[cell.id] = .plane }
+        }
+        try checkParameters(of: notebook, formulas: formulas)
+        return CheckedNotebook(notebook: notebook, formulas: formulas, outputs: outputs)
+    }
+
+    private func checkSizes(of cell: Cell) throws {
+        if (cell.text?.utf8.count ?? 0) > limits.maxTextLength {
+            throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxTextLength) bytes of text")
+        }
+        if (cell.params?.count ?? 0) > limits.maxParamsPerCell {
+            throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxParamsPerCell) parameters")
+        }
+        if (cell.inputs?.count ?? 0) > limits.maxInputsPerCell {
+            throw NotebookError.invalid("cell \"\(cell.id)\" has more than \(limits.maxInputsPerCell) inputs")
+        }
+        for (name, value) in cell.params ?? [:] {
+            if case .choice(let text) = value, text.utf8.count > limits.maxValueLength {
+                throw NotebookError.invalid("parameter \"\(name)\" of cell \"\(cell.id)\" is longer than \(limits.maxValueLength) bytes")
+            }
+        }
+    }
+
+    /// 1 to `maxCellIDLength` ASCII letters, digits, - or _.
+    func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= limits.maxCellIDLength && id.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+        }
+    }
+
+    /// Every step whose effect the catalog knows against its table (an unknown effect is reported by its cell when
+    /// it renders, so a notebook from a newer Depthbook still opens); every formula's values against the sliders its
+    /// line declared (parsed above, not again).
+    private func checkParameters(of notebook: Notebook, formulas: [String: Formula]) throws(EffectError) {
+        for cell in notebook.cells {
+            do {
+                switch cell.kind {
+                case .step:
+                    guard let id = cell.effect, EffectCatalog.effect(id) != nil else { continue }
+                    try ParameterCheck.check(cell.params ?? [:], effect: id)
+                case .formula:
+                    guard let formula = formulas[cell.id] else { continue }
+                    try ParameterCheck.check(cell.params ?? [:], sliders: formula.sliders)
+                default:
+                    continue
+                }
+            } catch {
+                throw .badRequest("cell \"\(cell.id)\": \(error)")
+            }
+        }
+    }
+}
+
+extension Notebook {
+    /// How large a notebook may be (`NotebookLimits`, declared with the protocol's other bounds).
+    public typealias Limits = NotebookLimits
+
+    public static var limits: NotebookLimits { DepthbookProtocol.Limits.studio.notebook }
+}
+
+extension Cell {
+    /// Every plane or cell this cell reads: its inputs, and a formula's names in order of first use (none when it
+    /// does not parse).
+    public var references: [String] {
+        guard kind == .formula, let formula else { return inputReferences }
+        return inputReferences + Formula.references(of: formula)
+    }
+}
