@@ -62,7 +62,7 @@ function openNotebookPage() {
     // `/n/<name>#<cell id>` opens with that cell at the top, held there while the cells above lay out. A follow
     // link (`?watch=`) opens on the notebook's result: the audience came for the picture, not the recipe's top.
     view.addEventListener('rendered', () => {
-        const cell = decodeURIComponent(location.hash.slice(1)) || (session.role === 'watch' ? outputCell(session.notebook) : '');
+        const cell = decodeURIComponent(location.hash.slice(1)) || (session.role === 'watch' ? outputCell(session.notebook, session.graph) : '');
         const card = cell && view.querySelector(`db-cell[data-cell="${CSS.escape(cell)}"]`);
         if (card) scrollToElement(card);
     }, { once: true });

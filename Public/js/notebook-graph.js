@@ -1,7 +1,8 @@
 /**
  * What the page needs to know about a notebook's shape (docs/notebook-format.md): which plane or cell a
- * reference names, which cells read which, and which references a step may choose from. Pure functions over
- * the notebook JSON; no DOM, no pixels.
+ * reference names and which references a step may choose from. Which cells read which, which have a picture and
+ * of what kind is the server's to say: it sends the notebook's `graph` beside every notebook (docs/protocol.md),
+ * and the functions here only look it up. Pure functions over JSON; no DOM, no pixels.
  */
 
 /** `photo` and `photo.image` are the same thing; everything else is kept as written. */
@@ -71,40 +72,45 @@ export function previewTarget(notebook, reference) {
     return referenceHead(canonical);
 }
 
-/** Kinds of cell with a picture of their own (the server's `Cell.Kind.rendersImage`). */
-const RENDERED_KINDS = new Set(['photo', 'view', 'step', 'formula']);
-
-/**
- * The names a formula cell's line mentions (the cells it may read, among the language's own words): enough to
- * know what a change re-renders; the server parses the line and decides what it reads.
- */
-function formulaNames(cell) {
-    return cell.kind === 'formula' ? String(cell.formula ?? '').match(/[A-Za-z_][A-Za-z0-9_-]*/g) ?? [] : [];
+/** The server's word on `cellId` in `graph` (`{renders, output, reads, dependents}`), or null. */
+function nodeOf(graph, cellId) {
+    return graph?.cells?.[cellId] ?? null;
 }
 
-/** Whether a reference's output is an RGB image or a single-channel plane. */
-export function outputKindOf(notebook, catalog, reference) {
+/** Whether a cell has a picture of its own to preview (photo, view, step and formula cells). */
+export function rendersImage(graph, cellId) {
+    return Boolean(nodeOf(graph, cellId)?.renders);
+}
+
+/** Whether a reference's output is an RGB image or a single-channel plane ('image' when not known before it renders). */
+export function outputKindOf(graph, reference) {
     const canonical = canonicalReference(reference);
     if (canonical.startsWith('photo.')) return canonical === 'photo.image' ? 'image' : 'plane';
-    const cell = (notebook.cells ?? []).find((candidate) => candidate.id === referenceHead(canonical));
-    if (!cell) return 'image';
-    if (cell.kind === 'step') return catalog.get(cell.effect)?.output ?? 'image';
-    if (cell.kind === 'view' && typeof cell.input === 'string') return outputKindOf(notebook, catalog, cell.input);
-    return 'image';
+    return nodeOf(graph, referenceHead(canonical))?.output ?? 'image';
+}
+
+/** Whether `cell` reads `cellId` itself (not through another cell). */
+export function readsDirectly(graph, cellId, otherId) {
+    return (nodeOf(graph, cellId)?.reads ?? []).includes(otherId);
+}
+
+/** Cells after `cellId` that read it directly or through other cells, in notebook order: what a change to it re-renders. */
+export function dependentsOf(graph, cellId) {
+    return nodeOf(graph, cellId)?.dependents ?? [];
 }
 
 /**
  * References a step cell at `index` may read for an input slot of `kind` ('image' or 'plane'): photo planes
- * the photo has among `known` (`planeNames`), then every earlier view or step cell whose output is of that kind.
+ * the photo has among `known` (`planeNames`), then every earlier cell with a picture of that kind (by `graph`).
  */
-export function choicesFor(notebook, catalog, facts, known, index, kind) {
+export function choicesFor(notebook, graph, facts, known, index, kind) {
     const choices = [];
     for (const plane of photoPlanes(facts, known)) {
         if ((plane.name === 'image') === (kind === 'image')) choices.push(plane.reference);
     }
     for (const cell of (notebook.cells ?? []).slice(0, index)) {
-        if (!RENDERED_KINDS.has(cell.kind)) continue;
-        if (outputKindOf(notebook, catalog, cell.id) === kind) choices.push(cell.id);
+        if (!rendersImage(graph, cell.id)) continue;
+        if (outputKindOf(graph, cell.id) === kind) choices.push(cell.id);
     }
     return choices;
 }
@@ -128,26 +134,8 @@ export function stableStringify(value) {
         : item));
 }
 
-/**
- * Cells after `cellId` that read it directly or through other cells, in notebook order: what a change to it
- * re-renders (the server's `Notebook.dependents`).
- */
-export function dependentsOf(notebook, cellId) {
-    const affected = new Set([cellId]);
-    const result = [];
-    for (const cell of notebook?.cells ?? []) {
-        if (cell.id === cellId) continue;
-        const reads = [...Object.values(cell.inputs ?? {}), ...(cell.input ? [cell.input] : []), ...formulaNames(cell)].map(referenceHead);
-        if (reads.some((head) => affected.has(head))) {
-            affected.add(cell.id);
-            result.push(cell.id);
-        }
-    }
-    return result;
-}
-
 /** The cell that shows the notebook's result: the one called `result`, else the last cell with a picture. */
-export function outputCell(notebook) {
-    const cells = (notebook?.cells ?? []).filter((cell) => RENDERED_KINDS.has(cell.kind) && cell.kind !== 'photo');
+export function outputCell(notebook, graph) {
+    const cells = (notebook?.cells ?? []).filter((cell) => rendersImage(graph, cell.id) && cell.kind !== 'photo');
     return (cells.find((cell) => cell.id === 'result') ?? cells.at(-1))?.id ?? null;
 }

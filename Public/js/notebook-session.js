@@ -48,6 +48,8 @@ export class NotebookSession extends EventTarget {
         /** The photo plane names a reference may use, from `hello` (`planeNames`), in the server's order. */
         this.planeNames = [];
         this.notebook = null;
+        /** The server's graph of the notebook (`{cells: {id: {renders, output, reads, dependents}}}`), sent beside it. */
+        this.graph = null;
         this.photo = null;
         this.shared = null;
         this.edited = false;
@@ -112,7 +114,7 @@ export class NotebookSession extends EventTarget {
         this.forgetPhotoState();
         const isBundled = this.bundled.some((notebook) => notebook.name === name);
         const result = await this.socket.request('openNotebook', isBundled ? { name } : { shared: name });
-        this.adopt(result.notebook, result.photo, result.shared ?? (isBundled ? null : name), false);
+        this.adopt(result.notebook, result.photo, result.shared ?? (isBundled ? null : name), false, result.graph);
         // A bundled notebook opens on the photo last chosen in this browser (a shared one keeps its own).
         const kept = this.photos.current;
         if (isBundled && kept && stableStringify(kept.reference) !== stableStringify(result.notebook.photo)) {
@@ -143,8 +145,9 @@ export class NotebookSession extends EventTarget {
         this.status('Reverted to the original notebook. Undo (Ctrl+Z) brings your changes back.', 'ok');
     }
 
-    adopt(notebook, photo, shared, edited) {
+    adopt(notebook, photo, shared, edited, graph) {
         this.notebook = notebook;
+        this.graph = graph ?? null;
         this.photo = photo;
         this.shared = shared;
         this.edited = edited;
@@ -192,6 +195,7 @@ export class NotebookSession extends EventTarget {
     async pushNotebook(notebook, { force = false, render = true } = {}) {
         const result = await this.socket.request('setNotebook', { notebook });
         this.notebook = result.notebook ?? notebook;
+        this.graph = result.graph ?? null;
         this.persist();
         this.dispatchEvent(new CustomEvent('notebook', { detail: { force } }));
         if (render) this.runAll();

@@ -13,7 +13,7 @@ import { StepCell } from './cells/step-cell.js';
 import { UnsupportedCell } from './cells/unsupported-cell.js';
 import { AddCell } from './widgets/add-cell.js';
 import { ResultHero } from './result-hero.js';
-import { dependentsOf, referenceHead, stableStringify, structureOf } from './notebook-graph.js';
+import { dependentsOf, readsDirectly, referenceHead, stableStringify, structureOf } from './notebook-graph.js';
 import { ask } from './widgets/ask-dialog.js';
 import { cellTitle } from './cell-names.js';
 
@@ -178,14 +178,14 @@ export class NotebookView extends HTMLElement {
      * goes with every cell that reads it, directly or through others (the server refuses a dangling input).
      */
     async remove(cellId) {
-        const users = dependentsOf(this.session.notebook, cellId);
+        const users = dependentsOf(this.session.graph, cellId);
         // People read the cells' titles ("Threshold at a percentile"), not their ids ("mask").
         const named = (ids) => listOf(ids.map((id) => {
             const cell = this.session.cell(id);
             return cell ? `“${cellTitle(this.session, cell)}”` : id;
         }));
         if (users.length > 0) {
-            const direct = this.session.notebook.cells.filter((cell) => users.includes(cell.id) && readsCell(cell, cellId)).map((cell) => cell.id);
+            const direct = this.session.notebook.cells.filter((cell) => users.includes(cell.id) && readsDirectly(this.session.graph, cell.id, cellId)).map((cell) => cell.id);
             const answer = await ask({
                 title: `Remove ${named([cellId])}?`,
                 message: `${named(direct)} ${direct.length === 1 ? 'reads' : 'read'} ${named([cellId])}. Removing it removes ${users.length === 1 ? 'that cell' : `the ${users.length} cells that use it`} too: ${named(users)}. Undo (Ctrl+Z) brings them back.`,
@@ -223,11 +223,6 @@ export class NotebookView extends HTMLElement {
             return false;
         }
     }
-}
-
-/** Whether `cell` names `cellId` among its inputs. */
-function readsCell(cell, cellId) {
-    return [...Object.values(cell.inputs ?? {}), ...(cell.input ? [cell.input] : [])].some((reference) => referenceHead(String(reference)) === cellId);
 }
 
 /** "a, b and c" */

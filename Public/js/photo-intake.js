@@ -99,7 +99,7 @@ export class PhotoIntake {
             await this.session.restoreRecipe(recipe, { upload: exportUpload }, exportName);
             return `Restored “${title}” on ${exportName}, an already processed picture: the recipe applies twice.`;
         }
-        const uploaded = await postUpload('/api/upload', choice);
+        const uploaded = await postUpload('/api/upload', choice, this.session.limits?.maxUploadBytes);
         await this.session.restoreRecipe(recipe, { upload: uploaded.upload }, choice.name);
         return `Restored the recipe “${title}” on ${choice.name}.`;
     }

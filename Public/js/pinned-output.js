@@ -66,7 +66,7 @@ export class PinnedOutput extends HTMLElement {
             this.pinnedId = null;
             sessionStorage.removeItem(KEY);
         }
-        const shown = this.pinnedId ?? (this.presenting ? outputCell(notebook) : null);
+        const shown = this.pinnedId ?? (this.presenting ? outputCell(notebook, this.session.graph) : null);
         document.body.classList.toggle('has-pinned', Boolean(this.pinnedId) && !this.presenting);
         if (!shown) {
             this.preview?.remove();
@@ -115,7 +115,7 @@ export class PinnedOutput extends HTMLElement {
     /** What is on stage (pinned, or the result when nothing is), the watch link, and the way out. */
     stageHeader(cellId) {
         const id = uniqueId('stage');
-        const automatic = outputCell(this.session.notebook);
+        const automatic = outputCell(this.session.notebook, this.session.graph);
         const choices = (this.session.notebook.cells ?? []).filter((cell) => ['step', 'view', 'photo'].includes(cell.kind));
         const select = h('select', { id, class: 'stage-choice' },
             h('option', { value: '', text: `Result: ${automatic ? this.title(automatic) : 'none'}` }),

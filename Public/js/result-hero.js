@@ -11,7 +11,7 @@ import { PreviewImage } from './widgets/preview-image.js';
 export class ResultHero extends HTMLElement {
     /** @param {import('./notebook-session.js').NotebookSession} session */
     attach(session) {
-        const cellId = outputCell(session.notebook);
+        const cellId = outputCell(session.notebook, session.graph);
         if (!cellId) return null;
         const cell = session.cell(cellId);
         const photo = session.photoName();

@@ -57,7 +57,7 @@ export class StartPage extends HTMLElement {
     async usePhoto(file) {
         this.photoState.textContent = `Uploading ${file.name}…`;
         try {
-            const uploaded = await postUpload('/api/upload', file);
+            const uploaded = await postUpload('/api/upload', file, this.maxUploadBytes);
             this.photos.use({ upload: uploaded.upload }, file.name);
             location.reload();
         } catch (error) {
@@ -70,7 +70,8 @@ export class StartPage extends HTMLElement {
         const opened = new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }));
         socket.connect();
         await opened;
-        await socket.request('hello', { protocol: 1 });
+        const { limits } = await socket.request('hello', { protocol: 1 });
+        this.maxUploadBytes = limits?.maxUploadBytes;
         const { notebooks } = await socket.request('listNotebooks');
         const cards = new Map();
         for (const notebook of notebooks ?? []) {

@@ -1,10 +1,14 @@
 /**
  * `POST /api/upload`: the file as the body; the server sniffs its format, decodes it whole and answers with
- * its upload id, its facts and, for a Depthbook export, the recipe it carries.
+ * its upload id, its facts and, for a Depthbook export, the recipe it carries. A file over `maxBytes` (the
+ * studio's `limits.maxUploadBytes` from `hello`) is refused here, before a byte of it is sent.
  * @returns {Promise<{upload: string, photo: object, notebook?: object}>}
  * @throws {Error} with the server's message when the upload is refused
  */
-export async function postUpload(url, file) {
+export async function postUpload(url, file, maxBytes = Infinity) {
+    if (file.size > maxBytes) {
+        throw new Error(`${file.name || 'the file'} is ${megabytes(file.size)}; this studio takes files of at most ${megabytes(maxBytes)}`);
+    }
     let response;
     try {
         response = await fetch(url, { method: 'POST', body: file });
@@ -22,4 +26,9 @@ export async function postUpload(url, file) {
         throw new Error(message);
     }
     return body;
+}
+
+/** A size for people: "12.3 MB" (decimal megabytes, as file browsers show them). */
+function megabytes(bytes) {
+    return `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
 }

@@ -25,6 +25,9 @@ public struct Limits: Sendable, Equatable, Encodable {
     /// A loop's frame width from the command line (`depthbook wiggle`), where no other user shares the memory;
     /// served exports stay within `exportWidth`.
     public var loopWidth = 16...4_096
+    /// An uploaded file's size in bytes; `depthbook serve --upload-limit-mb` sets a studio's own, which its `hello`
+    /// sends, so a page refuses a larger file before sending any of it (nginx in deploy/ has the same default).
+    public var maxUploadBytes = 64 << 20
     /// Notebook size at the door (setNotebook, saved and bundled notebooks).
     public var notebook = NotebookLimits()
 
@@ -32,7 +35,7 @@ public struct Limits: Sendable, Equatable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case maxMessageBytes, maxSeq, previewWidth, maxCropSide, maxImageSide, histogramBins, exportFrames, exportWidth
-        case defaultPreviewWidth, defaultExportFrames, defaultExportWidth, renderWidth, loopWidth, notebook
+        case defaultPreviewWidth, defaultExportFrames, defaultExportWidth, renderWidth, loopWidth, maxUploadBytes, notebook
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -51,6 +54,7 @@ public struct Limits: Sendable, Equatable, Encodable {
         try c.encode(defaultExportWidth, forKey: .defaultExportWidth)
         try c.encode(range(renderWidth), forKey: .renderWidth)
         try c.encode(range(loopWidth), forKey: .loopWidth)
+        try c.encode(maxUploadBytes, forKey: .maxUploadBytes)
         try c.encode(notebook, forKey: .notebook)
     }
 

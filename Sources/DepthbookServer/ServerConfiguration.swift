@@ -1,3 +1,5 @@
+import DepthbookProtocol
+
 /// Everything `depthbook serve` can be told, resolved from flags, then environment, then defaults.
 public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
@@ -14,8 +16,8 @@ public struct ServerConfiguration: Sendable {
     public var allowedHosts: [String] = []
     /// When set, uploads, edits, saves and exports need this token; anyone may still open saved links read-only.
     public var token: String?
-    /// Uploads larger than this are refused with 413 (nginx in deploy/ uses the same 64 MiB).
-    public var uploadLimitBytes: Int = 64 << 20
+    /// Uploads larger than this are refused with 413 (nginx in deploy/ uses the same 64 MiB); `hello` tells pages.
+    public var uploadLimitBytes: Int = Limits.studio.maxUploadBytes
     /// Renders running at once over all sessions.
     public var renderWorkers: Int = 2
     /// How long a session waits for its page to reconnect.

@@ -53,7 +53,7 @@ public final class StudioServer: Sendable {
         let hub = SessionHub(pool: pool, photos: photos, gracePeriod: configuration.sessionGrace,
                              keptFrameBytes: configuration.memoryBudget.keptFramesBytesPerSession)
         let studio = Studio(backend: backend, store: store, bundled: bundled, hub: hub, exportsDirectory: exports,
-                            version: version)
+                            version: version, uploadLimitBytes: configuration.uploadLimitBytes)
         self.studio = studio
         let router = HTTPRouter(publicDirectory: configuration.publicDirectory, exportsDirectory: exports,
                                 uploads: UploadHandler(store: uploads, backend: backend,

@@ -82,7 +82,8 @@ struct FormulaCellTests {
         // The graph the page draws from says the same, with each cell's kind of picture.
         let graph = checked.graph
         #expect(graph.dependents(of: "mask") == ["a", "b"] && graph.dependents(of: "c") == [])
-        #expect(graph.cells["mask"] == NotebookGraph.Node(renders: true, output: "plane", dependents: ["a", "b"]))
+        #expect(graph.cells["mask"] == NotebookGraph.Node(renders: true, output: "plane", reads: [], dependents: ["a", "b"]))
+        #expect(graph.cells["b"]?.reads == ["a"], "b reads a itself, and mask only through a")
         #expect(graph.cells["a"]?.output == "image" && graph.cells["c"]?.output == "image")
         var chain = [Cell(id: "c0", kind: .formula, formula: "image")]
         for k in 1...64 { chain.append(Cell(id: "c\(k)", kind: .formula, formula: "c\(k - 1) * 1")) }

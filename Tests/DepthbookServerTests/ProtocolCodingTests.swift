@@ -62,7 +62,7 @@ struct ProtocolCodingTests {
         let events: [StudioEvent] = [
             .cellError(.init(cell: "mask", seq: 4, kind: "preview", message: "no depth")),
             .progress(.init(request: 7, fraction: 0.25)),
-            .notebook(.init(notebook: notebook, graph: NotebookGraph(cells: ["photo": .init(renders: true, output: "image", dependents: [])]),
+            .notebook(.init(notebook: notebook, graph: NotebookGraph(cells: ["photo": .init(renders: true, output: "image", reads: [], dependents: [])]),
                             photo: .object(["width": .number(64)]))),
             .notebook(.init(notebook: nil, graph: nil)),
             .photo(.init(photo: .object(["width": .number(64), "coming": .array([])]))),

@@ -108,6 +108,37 @@ struct StudioSessionTests {
         #expect(got.allSatisfy { $0.0.seq == 2 && $0.1 == "mask:30" })
     }
 
+    /// The server owns the graph: the notebook comes with it, and which cells a change re-renders follows a
+    /// formula's references as the line says now (the page keeps no graph of its own).
+    @Test func aFormulasReferencesDecideWhatAChangeRerenders() throws {
+        let client = try opened(try StudioFixture.studio())
+        func notebook(formula: String) throws -> JSONValue {
+            var notebook = StudioFixture.notebook
+            notebook.cells.append(Cell(id: "f", kind: .formula, formula: formula))
+            return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(notebook))
+        }
+        func graph(_ reply: [String: JSONValue]?) throws -> NotebookGraph {
+            try JSONDecoder().decode(NotebookGraph.self, from: JSONEncoder().encode(try #require(reply?.result["graph"])))
+        }
+        func renders(_ reply: [String: JSONValue]?) -> JSONValue? { reply?.result["renders"] }
+
+        let reading = client.request(["type": "setNotebook", "notebook": try notebook(formula: "image * mask")])
+        #expect(try graph(reading).dependents(of: "mask") == ["result", "f"])
+        #expect(try graph(reading).cells["f"] == NotebookGraph.Node(renders: true, output: "image", reads: ["mask"], dependents: []))
+        #expect(try graph(reading).cells["intro"]?.renders == false)
+        _ = client.request(["type": "preview", "cell": "f", "width": 100, "seq": 1])
+        _ = frames(client, untilFull: 1, of: ["f"])
+        let moved = client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 20], "seq": 2])
+        #expect(renders(moved) == .array([.object(["cell": "mask", "seq": 2]), .object(["cell": "f", "seq": 2])]))
+        #expect(Set(frames(client, untilFull: 2, of: ["mask", "f"]).map(\.0.cell)) == ["mask", "f"])
+
+        // The line no longer names the mask: moving it renders the mask alone.
+        let apart = client.request(["type": "setNotebook", "notebook": try notebook(formula: "image * 0.5")])
+        #expect(try graph(apart).dependents(of: "mask") == ["result"] && graph(apart).cells["f"]?.reads == [])
+        let again = client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 30], "seq": 3])
+        #expect(renders(again) == .array([.object(["cell": "mask", "seq": 3])]))
+    }
+
     @Test func dependentCellsWithAPreviewRerenderWithTheSameSeq() throws {
         let client = try opened(try StudioFixture.studio())
         _ = client.request(["type": "preview", "cell": "result", "width": 200, "seq": 1])

@@ -3,6 +3,8 @@ the corrected line's slider appears, dragging it changes the picture, and a shar
 with its value elsewhere."""
 from __future__ import annotations
 
+import time
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -99,3 +101,30 @@ def test_typing_a_formula_keeps_the_field_and_the_page_where_they_are(depthbook_
     assert moved < 50, f"the page moved {moved} px while typing"
     wait_for("the edge slider", lambda: browser.find_elements(By.CSS_SELECTOR, f"db-cell[data-cell={CELL}] db-param[data-param=edge]"))
     settled_frame(browser, CELL)
+
+
+def test_what_a_change_rerenders_follows_the_formulas_references(depthbook_server, browser_factory):
+    """The page keeps no graph: a formula that stops naming the mask stops re-rendering when the mask's slider
+    moves (and started with it), because the server's graph, sent with the edited notebook, says so."""
+    browser = browser_factory()
+    open_notebook(browser, depthbook_server.base_url, "formulas")
+    reading, _ = settled_frame(browser, "noirFormula")
+    nudge_slider(browser, "mask", "percentile", Keys.ARROW_RIGHT, 5)
+    masked, _ = settled_frame(browser, "mask")
+    followed, _ = settled_frame(browser, "noirFormula", newer_than=reading.seq)
+    assert followed.seq == masked.seq, "a change to the mask re-renders the formula that reads it, under the same seq"
+
+    line = browser.find_element(By.CSS_SELECTOR, "db-cell[data-cell=noirFormula] input.formula-line")
+    line.send_keys(Keys.CONTROL, "a")
+    line.send_keys("dark")
+    wait_for("the notebook to hold the new line", lambda: next(
+        c for c in stored_tab(browser)["notebook"]["cells"] if c["id"] == "noirFormula").get("formula") == "dark")
+    wait_for("the server's graph without the mask's reader", lambda: browser.execute_script(
+        "return document.querySelector('db-notebook').session.graph.cells.mask.dependents.join(',')") == "")
+    apart, _ = settled_frame(browser, "noirFormula", newer_than=followed.seq)
+
+    nudge_slider(browser, "mask", "percentile", Keys.ARROW_RIGHT, 5)
+    settled_frame(browser, "mask", newer_than=masked.seq)
+    time.sleep(1.0)  # room for a frame that should not come
+    now, _ = settled_frame(browser, "noirFormula")
+    assert now.seq == apart.seq, "the formula no longer reads the mask, yet moving the mask re-rendered it"

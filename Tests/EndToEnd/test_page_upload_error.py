@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import PHOTOS_DIR
+from conftest import PHOTOS_DIR, start_depthbook, stop_depthbook
 from page_support import open_notebook, screenshot, wait_for
 
 BAD = ["pillow_heif__heif_corrupted_corrupted.heic", "pillow_heif__heif_truncated_truncated.heic"]
@@ -48,3 +48,28 @@ def test_corrupt_upload_shows_error_in_photo_cell(depthbook_server, browser, art
         "the photo that was open disappeared after a refused upload"
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", photo_cell)
     screenshot(browser, artifacts_dir, f"upload-error-{path.stem}")
+
+
+def test_a_file_over_the_studios_limit_is_refused_before_it_is_sent(depthbook_bin, tmp_path, monkeypatch, browser):
+    """The studio's upload limit comes in `hello`: a photo over it is refused in the page, naming both sizes,
+    and none of it goes to the server (no request to /api/upload, nothing stored)."""
+    monkeypatch.setenv("DEPTHBOOK_UPLOAD_LIMIT_MB", "1")
+    server = start_depthbook(depthbook_bin, tmp_path / "data", tmp_path / "server.log")
+    try:
+        path = PHOTOS_DIR / "pillow_heif__pug.heic"
+        assert path.stat().st_size > 1 << 20, "the test needs a photo over 1 MiB"
+        open_notebook(browser, server.base_url, "depth-threshold")
+        limit = browser.execute_script("return document.querySelector('db-notebook').session.limits.maxUploadBytes")
+        assert limit == 1 << 20, f"hello says the limit is {limit}"
+        photo_cell = browser.find_element(By.CSS_SELECTOR, "db-cell[data-kind=photo]")
+        photo_cell.find_element(By.CSS_SELECTOR, "input.upload-photo").send_keys(str(path))
+        error = wait_for("the refusal in the photo cell", lambda: (
+            line if (line := photo_cell.find_element(By.CSS_SELECTOR, ".cell-error")).is_displayed() and line.text else None))
+        assert "1.3 MB" in error.text and "at most 1.0 MB" in error.text, error.text
+        sent = browser.execute_script(
+            "return performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/upload')).length")
+        assert sent == 0, "the page sent the file it refused"
+        uploads = tmp_path / "data" / "uploads"
+        assert not uploads.exists() or not any(uploads.iterdir()), "the server stored a file the page refused"
+    finally:
+        stop_depthbook(server)

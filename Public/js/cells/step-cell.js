@@ -30,7 +30,7 @@ export class StepCell extends HTMLElement {
         const summary = effect.summary ? h('p', { class: 'effect-summary', text: effect.summary }) : null;
         const inputs = h('div', { class: 'cell-inputs' });
         for (const slot of effect.inputs ?? []) {
-            const choices = choicesFor(session.notebook, session.catalog, session.photo, session.planeNames, index, slot.kind === 'plane' ? 'plane' : 'image');
+            const choices = choicesFor(session.notebook, session.graph, session.photo, session.planeNames, index, slot.kind === 'plane' ? 'plane' : 'image');
             inputs.append(referencePicker(slot.name === 'input' ? 'Input' : `Input: ${slot.name}`, choices, cell.inputs?.[slot.name], Boolean(slot.optional), (reference) => edit((draft) => {
                 const next = { ...(draft.inputs ?? {}) };
                 if (reference === null) delete next[slot.name];

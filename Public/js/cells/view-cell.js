@@ -16,11 +16,11 @@ export class ViewCell extends HTMLElement {
      * @param {(change: (cell: object) => void) => void} edit
      */
     attach(session, cell, index, edit) {
-        const { notebook, catalog, photo, planeNames: known } = session;
+        const { notebook, graph, photo, planeNames: known } = session;
         const choices = [
             ...photoPlanes(photo, known).map((plane) => plane.reference),
-            ...choicesFor(notebook, catalog, photo, known, index, 'image').filter((reference) => !reference.startsWith('photo.')),
-            ...choicesFor(notebook, catalog, photo, known, index, 'plane').filter((reference) => !reference.startsWith('photo.')),
+            ...choicesFor(notebook, graph, photo, known, index, 'image').filter((reference) => !reference.startsWith('photo.')),
+            ...choicesFor(notebook, graph, photo, known, index, 'plane').filter((reference) => !reference.startsWith('photo.')),
         ];
         const controls = h('div', { class: 'cell-controls' },
             referencePicker('Shows', choices, cell.input, false, (reference) => edit((draft) => { draft.input = reference; }), !session.canEdit, (reference) => referenceLabel(session, reference)));
@@ -30,7 +30,7 @@ export class ViewCell extends HTMLElement {
             box.addEventListener('change', () => edit((draft) => { draft.histogram = box.checked; }));
             controls.append(h('div', { class: 'field checkbox-field' }, box, h('label', { for: id, text: 'Histogram' })));
         }
-        const kind = cell.input ? outputKindOf(notebook, catalog, cell.input) : 'image';
+        const kind = cell.input ? outputKindOf(graph, cell.input) : 'image';
         const output = new OutputPanel().attach({
             session, cellId: cell.id, label: `view of ${cell.input ?? 'nothing'}`, before: null,
             histogram: cell.histogram ? 'always' : 'never', exports: [kind === 'plane' ? 'png' : 'jpeg'],

@@ -42,7 +42,7 @@ export async function introduce(session, reconnected) {
         }
         if (watch) {
             if (!hello.notebook) throw new Error('the watched session has no notebook open yet');
-            session.adopt(hello.notebook, hello.photo ?? null, hello.shared ?? null, false);
+            session.adopt(hello.notebook, hello.photo ?? null, hello.shared ?? null, false, hello.graph);
             session.runAll();
             session.status('Watching view-only.', 'ok');
             return;
@@ -52,7 +52,8 @@ export async function introduce(session, reconnected) {
         if (hello.resumed && (session.notebook || samePage) && (hello.notebook || local)) {
             const wasEdited = session.notebook ? session.edited : Boolean(stored.edited);
             const first = !session.notebook;
-            session.adopt(hello.notebook ?? local, hello.photo ?? localPhoto, hello.shared ?? (samePage ? stored.shared : null) ?? null, wasEdited);
+            session.adopt(hello.notebook ?? local, hello.photo ?? localPhoto, hello.shared ?? (samePage ? stored.shared : null) ?? null, wasEdited,
+                hello.notebook ? hello.graph : null);
             if (first) session.history.reset();
             if (local && stableStringify(local) !== stableStringify(hello.notebook)) await session.pushNotebook(local);
             else session.runAll();

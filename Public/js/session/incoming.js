@@ -53,6 +53,7 @@ export function receiveEvent(session, message) {
         // Sent to watchers when the editor changes the notebook or the photo; the frames come by themselves.
         const before = structureOf(session.notebook, session.photo);
         session.notebook = message.notebook;
+        session.graph = message.graph ?? null;
         if (message.photo) {
             session.photo = message.photo;
             session.forgetPhotoState();

@@ -100,7 +100,7 @@ export class ParamEdits {
 
     /** The previews a change to `cellId` renders: the cell's and those of the cells below it. */
     rendered(cellId) {
-        return [cellId, ...dependentsOf(this.session.notebook, cellId)].filter((id) => this.session.previews.has(id));
+        return [cellId, ...dependentsOf(this.session.graph, cellId)].filter((id) => this.session.previews.has(id));
     }
 
     /**
@@ -109,7 +109,7 @@ export class ParamEdits {
      * the slider wherever it is.
      */
     scrolledAwayBelow(cellId) {
-        const below = dependentsOf(this.session.notebook, cellId);
+        const below = dependentsOf(this.session.graph, cellId);
         const result = below.at(-1);
         return below.filter((id) => id !== result && !this.session.previews.seen(id));
     }

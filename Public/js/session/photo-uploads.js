@@ -10,20 +10,25 @@ export class PhotoUploads {
         this.session = session;
     }
 
+    /** The studio's largest upload (`hello`), so a larger file is refused before it is sent. */
+    get maxBytes() {
+        return this.session.limits?.maxUploadBytes ?? Infinity;
+    }
+
     /**
      * Uploads a photo (and optionally a separate depth map for it), then opens it.
      * @throws {Error} with the server's message when the upload is refused
      */
     async uploadPhoto(file, depthFile = null, { brighter = null } = {}) {
-        let uploaded = await postUpload('/api/upload', file);
-        if (depthFile) uploaded = await postUpload(depthURL(uploaded.upload, brighter), depthFile);
+        let uploaded = await postUpload('/api/upload', file, this.maxBytes);
+        if (depthFile) uploaded = await postUpload(depthURL(uploaded.upload, brighter), depthFile, this.maxBytes);
         await this.session.choosePhoto({ upload: uploaded.upload }, depthFile ? `${file.name} + ${depthFile.name}` : file.name);
         return uploaded;
     }
 
     /** Uploads a file without opening it: its id, facts and (for an export) recipe, to decide what to do. */
     uploadFile(file) {
-        return postUpload('/api/upload', file);
+        return postUpload('/api/upload', file, this.maxBytes);
     }
 
     /**
@@ -31,7 +36,7 @@ export class PhotoUploads {
      * way the map's grey runs; null lets the server work it out.
      */
     async attachDepth(upload, depthFile, { brighter = null } = {}) {
-        const paired = await postUpload(depthURL(upload, brighter), depthFile);
+        const paired = await postUpload(depthURL(upload, brighter), depthFile, this.maxBytes);
         await this.session.choosePhoto({ upload: paired.upload }, `${this.session.photos.nameOf({ upload }) ?? 'photo'} + ${depthFile.name}`);
     }
 

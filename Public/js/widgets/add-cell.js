@@ -44,19 +44,19 @@ export class AddCell extends HTMLElement {
 
 /** A fresh cell of `kind` for position `index`, wired to what comes before it. */
 export function newCell(session, index, kind, effectId) {
-    const { notebook, catalog, photo, planeNames: known } = session;
+    const { notebook, graph, catalog, photo, planeNames: known } = session;
     const id = freshId(notebook, kind === 'step' ? effectId : kind);
     if (kind === 'note') return { id, kind, text: '' };
     // A formula starts as the photo itself with one slider, so it renders at once and shows how sliders read.
     if (kind === 'formula') return { id, kind, formula: 'image * $gain(0..2 = 1)', params: {} };
     if (kind === 'view') {
-        const earlier = choicesFor(notebook, catalog, photo, known, index, 'image');
+        const earlier = choicesFor(notebook, graph, photo, known, index, 'image');
         return { id, kind, input: earlier[earlier.length - 1] ?? 'photo.image', histogram: false };
     }
     const effect = catalog.get(effectId);
     const inputs = {};
     for (const slot of effect?.inputs ?? []) {
-        const choices = choicesFor(notebook, catalog, photo, known, index, slot.kind === 'plane' ? 'plane' : 'image');
+        const choices = choicesFor(notebook, graph, photo, known, index, slot.kind === 'plane' ? 'plane' : 'image');
         if (choices.length > 0) inputs[slot.name] = choices[choices.length - 1];
     }
     return { id, kind: 'step', effect: effectId, inputs, params: {} };

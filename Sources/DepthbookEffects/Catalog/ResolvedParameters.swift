@@ -2,7 +2,7 @@ import DepthbookDocument
 
 /// A cell's parameters with the defaults filled in. Effects read typed values from here and never see raw JSON.
 /// Nothing is checked here: the values were checked against the effect's table once, when the notebook or the
-/// change arrived (`Notebook.validate`, `ParameterCheck`).
+/// change arrived (`NotebookValidator`, `CheckedNotebook.setting`).
 public struct ResolvedParameters: Sendable, Equatable, Hashable {
     public let effect: String
     public let values: [String: ParameterValue]

@@ -40,8 +40,12 @@ public struct CheckedNotebook: Sendable, Equatable {
     public var graph: NotebookGraph {
         var nodes: [String: NotebookGraph.Node] = [:]
         for cell in notebook.cells {
+            var reads: [String] = []
+            for head in references(of: cell).map(PhotoReferences.head) where head != "photo" && !reads.contains(head) {
+                reads.append(head)
+            }
             nodes[cell.id] = NotebookGraph.Node(renders: cell.kind.rendersImage, output: outputs[cell.id]?.rawValue,
-                                                dependents: dependents(of: cell.id))
+                                                reads: reads, dependents: dependents(of: cell.id))
         }
         return NotebookGraph(cells: nodes)
     }

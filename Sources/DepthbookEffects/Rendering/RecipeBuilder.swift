@@ -11,7 +11,7 @@ struct RecipeBuilder {
     /// What the page should tell the user about how this photo was handled (a matte stood in for, ...).
     private(set) var notes: Set<String> = []
 
-    /// `notebook` is valid (`Notebook.validate`, run when it arrived): nothing is checked again here.
+    /// `notebook` was checked (`NotebookValidator`, run when it arrived): nothing is checked again here.
     init(notebook: Notebook, context: EffectContext) {
         self.notebook = notebook
         self.context = context

@@ -15,9 +15,14 @@ public final class Studio: Sendable {
     let bundled: BundledNotebooks
     let exportsDirectory: String
     let serverName: String
+    /// The bounds `hello` sends: the protocol's, with this studio's upload limit.
+    let limits: Limits
 
     public init(backend: any StudioBackend, store: any NotebookStore, bundled: BundledNotebooks, hub: SessionHub,
-                exportsDirectory: String, version: String) {
+                exportsDirectory: String, version: String, uploadLimitBytes: Int = Limits.studio.maxUploadBytes) {
+        var limits = Limits.studio
+        limits.maxUploadBytes = uploadLimitBytes
+        self.limits = limits
         self.backend = backend
         self.store = store
         self.bundled = bundled
@@ -169,7 +174,7 @@ public final class Studio: Sendable {
         let interrupted = resumed ? session.handOverExport(to: connection) : nil
         // The key as it is now: a resume has just replaced the one presented.
         let result = HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: 1, server: serverName,
-                                 resumed: resumed, role: role, access: connection.access, limits: .studio, planes: PhotoReferences.all,
+                                 resumed: resumed, role: role, access: connection.access, limits: limits, planes: PhotoReferences.all,
                                  notebook: shown.notebook?.notebook, graph: shown.notebook?.graph, photo: shown.photo?.facts, shared: shown.shared,
                                  export: interrupted.map { ResumedExport(request: $0.export.request, cell: $0.export.export.cell, format: $0.export.export.format) })
         return (result, interrupted)
