@@ -63,7 +63,7 @@ export class NotebookSession extends EventTarget {
         this.seq = (Number(store.load().seq) || 0) + 1000;
         /** The previews and charts on the page, by what they show (`session/`). */
         this.previews = new PreviewRegistry();
-        this.histograms = new HistogramRegistry(socket);
+        this.histograms = new HistogramRegistry(socket, () => this.limits);
         /** Photos, depth maps and pictures sent over HTTP (`session/photo-uploads.js`): the page's file handlers use it. */
         this.uploads = new PhotoUploads(this);
         this.edits = new ParamEdits(this);

@@ -1,6 +1,7 @@
 import DepthbookDocument
 import DepthbookFrames
 import DepthbookMessages
+import DepthbookProtocol
 import DepthbookSync
 import Foundation
 import Synchronization
@@ -150,7 +151,7 @@ struct DragSession {
                 try client.send(text: try change.message(id: nextID))
                 if shared.histogramWanted.exchange(false, ordering: .relaxed) {
                     nextID += 1
-                    try client.send(text: try StudioRequest.histogram(.init(cell: cell, bins: 128)).message(id: nextID))
+                    try client.send(text: try StudioRequest.histogram(.init(cell: cell, bins: Limits.studio.defaultHistogramBins)).message(id: nextID))
                 }
                 tick += interval
                 if !last, tick > .now { Thread.sleep(until: tick) }

@@ -161,25 +161,51 @@ extension StudioRequest {
     public static let tokenNeeded = "sign in to edit or fork: this studio needs its access token for that (open the "
         + "studio's link with ?token=… from whoever runs it)"
 
-    /// The request's `type` on the wire.
-    public var type: String {
-        switch self {
-        case .hello: "hello"
-        case .listSamples: "listSamples"
-        case .listNotebooks: "listNotebooks"
-        case .effects: "effects"
-        case .openNotebook: "openNotebook"
-        case .openPhoto: "openPhoto"
-        case .setNotebook: "setNotebook"
-        case .setParams: "setParams"
-        case .preview: "preview"
-        case .crop: "crop"
-        case .histogram: "histogram"
-        case .save: "save"
-        case .export: "export"
-        case .checkFormula: "checkFormula"
+    /// Every kind of request, by its `type` on the wire: the one place the names are spelled, with what each
+    /// needs of the client.
+    public enum Kind: String, Sendable, CaseIterable {
+        case hello, listSamples, listNotebooks, effects, openNotebook, openPhoto, setNotebook, setParams, preview, crop
+        case histogram, save, export, checkFormula
+
+        /// Whether a client without the studio's access token is refused it (before its body is decoded). Without
+        /// the token a page may open a notebook (a shared link or a bundled one, on the photo it names) and look.
+        public var requiresToken: Bool {
+            switch self {
+            case .hello, .listSamples, .listNotebooks, .effects, .openNotebook, .preview, .crop, .histogram, .checkFormula: false
+            case .openPhoto, .setNotebook, .setParams, .save, .export: true
+            }
+        }
+
+        /// Whether it changes the session (refused to watchers).
+        public var edits: Bool {
+            switch self {
+            case .hello, .listSamples, .listNotebooks, .effects, .histogram, .checkFormula: false
+            case .openNotebook, .openPhoto, .setNotebook, .setParams, .preview, .crop, .save, .export: true
+            }
         }
     }
+
+    public var kind: Kind {
+        switch self {
+        case .hello: .hello
+        case .listSamples: .listSamples
+        case .listNotebooks: .listNotebooks
+        case .effects: .effects
+        case .openNotebook: .openNotebook
+        case .openPhoto: .openPhoto
+        case .setNotebook: .setNotebook
+        case .setParams: .setParams
+        case .preview: .preview
+        case .crop: .crop
+        case .histogram: .histogram
+        case .save: .save
+        case .export: .export
+        case .checkFormula: .checkFormula
+        }
+    }
+
+    /// The request's `type` on the wire.
+    public var type: String { kind.rawValue }
 
     /// The text message that sends this request as `id`: `{"id": …, "type": …, …its fields}`.
     public func message(id: Int) throws -> String {
@@ -220,9 +246,9 @@ public enum RequestDecoder {
     public static var maxMessageBytes: Int { Limits.studio.maxMessageBytes }
 
     /// The id to answer (nil when the message has none) and the decoded request or its error.
-    /// `admits` says whether this client may make a request of that type at all: one it may not is refused
+    /// `admits` says whether this client may make a request of that kind at all: one it may not is refused
     /// before its body is decoded (a client without the access token costs no more than its envelope).
-    public static func decode(_ bytes: [UInt8], admits: (String) -> Bool = { _ in true })
+    public static func decode(_ bytes: [UInt8], admits: (StudioRequest.Kind) -> Bool = { _ in true })
         -> (id: Int?, request: Result<StudioRequest, ProtocolError>)
     {
         let nesting = Limits.studio.notebook.maxJSONNesting
@@ -243,11 +269,14 @@ public enum RequestDecoder {
         guard let type = envelope.type else {
             return (id, .failure(.badRequest("\"type\" must be a string naming the request")))
         }
-        guard admits(type) else {
+        guard let kind = StudioRequest.Kind(rawValue: type) else {
+            return (id, .failure(ProtocolError(.unknownType, "unknown request type \"\(type)\"")))
+        }
+        guard admits(kind) else {
             return (id, .failure(.forbidden(StudioRequest.tokenNeeded)))
         }
         do {
-            return (id, .success(try decode(type: type, data: data)))
+            return (id, .success(try decode(kind, data: data)))
         } catch let error as ProtocolError {
             return (id, .failure(error))
         } catch {
@@ -255,28 +284,28 @@ public enum RequestDecoder {
         }
     }
 
-    private static func decode(type: String, data: Data) throws -> StudioRequest {
+    private static func decode(_ kind: StudioRequest.Kind, data: Data) throws -> StudioRequest {
         let decoder = JSONDecoder()
         let limits = Limits.studio
-        switch type {
-        case "hello":
+        switch kind {
+        case .hello:
             let hello = try decoder.decode(StudioRequest.Hello.self, from: data)
             guard hello.protocol == 1 else {
                 throw ProtocolError(.unsupported, "this server speaks protocol 1, not \(hello.protocol)")
             }
             return .hello(hello)
-        case "listSamples": return .listSamples
-        case "listNotebooks": return .listNotebooks
-        case "effects": return .effects
-        case "openNotebook":
+        case .listSamples: return .listSamples
+        case .listNotebooks: return .listNotebooks
+        case .effects: return .effects
+        case .openNotebook:
             let open = try decoder.decode(StudioRequest.OpenNotebook.self, from: data)
             guard (open.name == nil) != (open.shared == nil) else {
                 throw ProtocolError.badRequest("openNotebook needs exactly one of \"name\" (bundled) or \"shared\" (a saved id)")
             }
             return .openNotebook(open)
-        case "openPhoto": return .openPhoto(try decoder.decode(StudioRequest.OpenPhoto.self, from: data))
-        case "setNotebook": return .setNotebook(try decoder.decode(StudioRequest.SetNotebook.self, from: data))
-        case "setParams":
+        case .openPhoto: return .openPhoto(try decoder.decode(StudioRequest.OpenPhoto.self, from: data))
+        case .setNotebook: return .setNotebook(try decoder.decode(StudioRequest.SetNotebook.self, from: data))
+        case .setParams:
             let set = try decoder.decode(StudioRequest.SetParams.self, from: data)
             try checkSeq(set.seq)
             guard set.params.count + (set.unset?.count ?? 0) <= limits.notebook.maxParamsPerCell else {
@@ -286,12 +315,12 @@ public enum RequestDecoder {
                 throw ProtocolError.badRequest("setParams names at most \(limits.notebook.maxCells) cells off screen")
             }
             return .setParams(set)
-        case "preview":
+        case .preview:
             let preview = try decoder.decode(StudioRequest.Preview.self, from: data)
             try checkSeq(preview.seq)
             try limits.check(preview.width, in: limits.previewWidth, "width", unit: " pixels")
             return .preview(preview)
-        case "crop":
+        case .crop:
             let crop = try decoder.decode(StudioRequest.Crop.self, from: data)
             try checkSeq(crop.seq)
             try limits.check(crop.x, in: 0...limits.maxImageSide, "x")
@@ -301,24 +330,22 @@ public enum RequestDecoder {
                 throw ProtocolError(.tooLarge, "a crop is at most \(limits.maxCropSide)×\(limits.maxCropSide) pixels, not \(crop.w)×\(crop.h)")
             }
             return .crop(crop)
-        case "histogram":
+        case .histogram:
             let histogram = try decoder.decode(StudioRequest.Histogram.self, from: data)
             try limits.check(histogram.bins, in: limits.histogramBins, "bins")
             return .histogram(histogram)
-        case "save": return .save
-        case "checkFormula":
+        case .save: return .save
+        case .checkFormula:
             let check = try decoder.decode(StudioRequest.CheckFormula.self, from: data)
             guard check.formula.utf8.count <= limits.notebook.maxFormulaLength else {
                 throw ProtocolError(.tooLarge, "a formula is at most \(limits.notebook.maxFormulaLength) bytes")
             }
             return .checkFormula(check)
-        case "export":
+        case .export:
             let export = try decoder.decode(StudioRequest.Export.self, from: data)
             try limits.check(export.frameCount, in: limits.exportFrames, "frames")
             try limits.check(export.frameWidth, in: limits.exportWidth, "width", unit: " pixels")
             return .export(export)
-        default:
-            throw ProtocolError(.unknownType, "unknown request type \"\(type)\"")
         }
     }
 

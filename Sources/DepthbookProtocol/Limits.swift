@@ -15,6 +15,8 @@ public struct Limits: Sendable, Equatable, Encodable {
     public var maxCropSide = 1024
     public var maxImageSide = 65_536
     public var histogramBins = 2...1024
+    /// What a page asks for: enough for a smooth curve, small enough to send after every frame.
+    public var defaultHistogramBins = 128
     public var exportFrames = 2...120
     public var exportWidth = 16...2048
     public var defaultExportFrames = 12
@@ -34,7 +36,7 @@ public struct Limits: Sendable, Equatable, Encodable {
     public static let studio = Limits()
 
     enum CodingKeys: String, CodingKey {
-        case maxMessageBytes, maxSeq, previewWidth, maxCropSide, maxImageSide, histogramBins, exportFrames, exportWidth
+        case maxMessageBytes, maxSeq, previewWidth, maxCropSide, maxImageSide, histogramBins, defaultHistogramBins, exportFrames, exportWidth
         case defaultPreviewWidth, defaultExportFrames, defaultExportWidth, renderWidth, loopWidth, maxUploadBytes, notebook
     }
 
@@ -48,6 +50,7 @@ public struct Limits: Sendable, Equatable, Encodable {
         try c.encode(maxCropSide, forKey: .maxCropSide)
         try c.encode(maxImageSide, forKey: .maxImageSide)
         try c.encode(range(histogramBins), forKey: .histogramBins)
+        try c.encode(defaultHistogramBins, forKey: .defaultHistogramBins)
         try c.encode(range(exportFrames), forKey: .exportFrames)
         try c.encode(range(exportWidth), forKey: .exportWidth)
         try c.encode(defaultExportFrames, forKey: .defaultExportFrames)

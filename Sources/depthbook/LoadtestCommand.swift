@@ -50,6 +50,9 @@ struct LoadtestCommand: ParsableCommand {
           help: "Act as a page scrolled to the slider's cell with the result in view: the cells between them are out of view and wait while the slider moves.")
     var scrolledToSlider = false
 
+    @Option(help: "Seconds a session waits for any one reply or frame before it counts an error (a sanitized or very busy server needs more).")
+    var timeout: Int = 60
+
     @Flag(help: "Print the JSON line only (the default output is the same line).")
     var json = false
 
@@ -58,6 +61,7 @@ struct LoadtestCommand: ParsableCommand {
         guard (0...500).contains(watchers) else { throw ValidationError("--watchers must be 0...500") }
         guard changes >= 1 else { throw ValidationError("--changes must be at least 1") }
         guard rate > 0, rate <= 1000 else { throw ValidationError("--rate must be in (0, 1000] changes per second") }
+        guard (1...3600).contains(timeout) else { throw ValidationError("--timeout must be 1...3600 seconds") }
         let widths = Limits.studio.previewWidth
         guard widths.contains(width) else { throw ValidationError("--width must be \(widths), as the studio's previews") }
         _ = try endpoint()
@@ -97,6 +101,7 @@ struct LoadtestCommand: ParsableCommand {
         options.watchers = watchers
         options.width = width
         options.scrolledToSlider = scrolledToSlider
+        options.timeoutSeconds = timeout
         print(try Loadtest(options: options).run().jsonLine)
     }
 }

@@ -1,6 +1,3 @@
-/** Bins asked for each histogram: enough for a smooth curve, small enough to send every frame. */
-const HISTOGRAM_BINS = 128;
-
 /**
  * The histogram charts on the page, by what they show, and the requests that keep them current: one in flight
  * per reference (a change meanwhile asks once more when it ends), and none for charts nobody sees. Each
@@ -8,9 +5,13 @@ const HISTOGRAM_BINS = 128;
  * marked stale and asked for when it scrolls in (`shown`).
  */
 export class HistogramRegistry {
-    /** @param {import('../studio-socket.js').StudioSocket} socket */
-    constructor(socket) {
+    /**
+     * @param {import('../studio-socket.js').StudioSocket} socket
+     * @param {() => object} limits the server's bounds from `hello` (its `defaultHistogramBins` is what each chart asks for)
+     */
+    constructor(socket, limits) {
         this.socket = socket;
+        this.limits = limits;
         /** reference → Set of chart elements */
         this.elements = new Map();
         this.inFlight = new Set();
@@ -47,7 +48,7 @@ export class HistogramRegistry {
             return;
         }
         this.inFlight.add(reference);
-        this.socket.request('histogram', { cell: reference, bins: HISTOGRAM_BINS })
+        this.socket.request('histogram', { cell: reference, bins: this.limits().defaultHistogramBins })
             .then((result) => {
                 for (const element of this.elements.get(reference) ?? []) element.show(result);
             })

@@ -1,4 +1,5 @@
 import DepthbookEngine
+import DepthbookProtocol
 
 /// The photos and backgrounds Depthbook generates itself, so a fresh install has something to play with
 /// (real photos may not be bundled). Deterministic: the same id and size always give the same pixels.
@@ -39,7 +40,7 @@ public enum SampleLibrary {
     /// The same scene rendered `width` pixels wide (rounded down to a multiple of 4; at least 16), for tests and
     /// quick previews. Metric ground truth (`truth(id:)`) holds at every size.
     public static func photo(id: String, width: Int) throws(SampleError) -> Photo {
-        guard width >= 16, width <= 16384 else { throw .badSize(width) }
+        guard Limits.studio.renderWidth.contains(width) else { throw .badSize(width) }
         return SampleRenderer.render(try scene(id), width: width)
     }
 
@@ -64,7 +65,8 @@ public enum SampleLibrary {
 
     /// A bundled background at the given size.
     public static func background(id: String, width: Int, height: Int) throws(SampleError) -> RGBImage8 {
-        guard width > 0, height > 0, width <= 16384, height <= 16384 else { throw .badSize(max(width, height)) }
+        let most = Limits.studio.renderWidth.upperBound
+        guard width > 0, height > 0, width <= most, height <= most else { throw .badSize(max(width, height)) }
         // Painted by the filter a Backdrop render uses, so a sample background is the same picture.
         guard let filter = try? BackgroundFilter(id: id, size: PixelSize(width: width, height: height)),
               let image = try? Evaluator().renderBytes(Node(filter), RenderTarget(size: filter.size)) else {
@@ -92,7 +94,8 @@ public enum SampleError: Error, Equatable, CustomStringConvertible {
         case .unknownBackground(let id):
             return "there is no background \"\(id)\"; backgrounds: \(SampleLibrary.backgrounds.map(\.id).joined(separator: ", "))"
         case .badSize(let n):
-            return "a sample size of \(n) px is out of range (16...16384)"
+            let range = Limits.studio.renderWidth
+            return "a sample size of \(n) px is out of range (\(range.lowerBound)...\(range.upperBound))"
         }
     }
 }

@@ -43,7 +43,7 @@ public final class Studio: Sendable {
             return
         }
         let readOnly = connection.access == .read
-        let (id, decoded) = RequestDecoder.decode(bytes) { type in !readOnly || StudioRequest.typesAllowedWithoutToken.contains(type) }
+        let (id, decoded) = RequestDecoder.decode(bytes) { kind in !readOnly || !kind.requiresToken }
         switch decoded {
         case .failure(let error):
             connection.sendText(ReplyEncoder.failure(id: id, error: error))
@@ -95,7 +95,7 @@ public final class Studio: Sendable {
             return
         }
         let session = binding.session
-        if binding.role == .watch, request.edits {
+        if binding.role == .watch, request.kind.edits {
             reply(.failure(.forbidden("this page watches the session view-only; it cannot change it")))
             return
         }
@@ -188,22 +188,6 @@ public final class Studio: Sendable {
         case let error as NotebookError: return .badRequest(error.description)
         case let error as StoreError: return ProtocolError(.internal, error.description)
         default: return ProtocolError(.unsupported, Session.message(for: error))
-        }
-    }
-}
-
-extension StudioRequest {
-    /// Request types a client without the access token may send: open a notebook (a shared link or a bundled
-    /// one, on the photo it names) and look at its renders. Any other is refused before its body is decoded.
-    static let typesAllowedWithoutToken: Set<String> = [
-        "hello", "listSamples", "listNotebooks", "effects", "openNotebook", "preview", "crop", "histogram", "checkFormula",
-    ]
-
-    /// Requests that change the session (refused to watchers).
-    var edits: Bool {
-        switch self {
-        case .hello, .listSamples, .listNotebooks, .effects, .histogram, .checkFormula: return false
-        case .openNotebook, .openPhoto, .setNotebook, .setParams, .preview, .crop, .save, .export: return true
         }
     }
 }
