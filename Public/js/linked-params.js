@@ -1,20 +1,23 @@
 /**
- * Linked parameters: a notebook may say, in its free-form metadata, that several cells' parameters move
- * together, so one slider drives them all (Big Head's Scale: the scaled subject, its matte and the plate
- * behind it must agree, or the head is clipped):
+ * Linked parameters: a notebook's `links` (docs/notebook-format.md) join parameters of several cells that move
+ * as one (Big Head's Scale: the scaled subject, its matte and the plate behind it must agree, or the head is
+ * clipped):
  *
- *     "metadata": { "links": [ { "label": "Scale", "params": ["bigger.scale", "newMatte.scale", "behind.scale"] } ] }
+ *     "links": [ { "label": "Scale", "params": ["bigger.scale", "newMatte.scale", "behind.scale"] } ]
  *
- * Moving any of them sets the others to the same value (kept within each one's range) in the same frame.
+ * The server resolves them: one `setParams` to any member sets them all and re-renders what reads them. The page
+ * shows the first member's control alone and mirrors the value into the others' copies, so what it stores and
+ * undoes is what the server holds.
  */
 
-/** The link `cellId.name` belongs to: its label and the other members, or null. */
+/** The link `cellId.name` belongs to: its label, its leading member, the other members, or null. */
 export function linkOf(notebook, cellId, name) {
-    for (const link of Array.isArray(notebook?.metadata?.links) ? notebook.metadata.links : []) {
+    for (const link of Array.isArray(notebook?.links) ? notebook.links : []) {
         const members = (Array.isArray(link?.params) ? link.params : []).map(parseMember).filter(Boolean);
         if (!members.some((member) => member.cell === cellId && member.name === name)) continue;
+        const leader = members[0];
         const others = members.filter((member) => !(member.cell === cellId && member.name === name));
-        return { label: String(link.label ?? name), others };
+        return { label: String(link.label ?? name), leader, others, leads: leader.cell === cellId && leader.name === name };
     }
     return null;
 }
@@ -24,7 +27,7 @@ function parseMember(text) {
     return dot > 0 ? { cell: String(text).slice(0, dot), name: String(text).slice(dot + 1) } : null;
 }
 
-/** `value` as the linked parameter takes it: a number within its own range; other types as they are. */
+/** `value` as the linked parameter takes it: a number within its own range (as the server keeps it). */
 export function fitTo(descriptor, value) {
     if (typeof value !== 'number' || !descriptor) return value;
     return Math.min(Number(descriptor.max ?? value), Math.max(Number(descriptor.min ?? value), value));

@@ -14,10 +14,12 @@ public struct Notebook: Sendable, Equatable, Codable {
     public var description: String
     public var photo: PhotoReference
     public var cells: [Cell]
+    /// Parameters of several cells that move as one (`NotebookLink`).
+    public var links: [NotebookLink]
     public var metadata: [String: JSONValue]
 
     public init(name: String, title: String, description: String = "", photo: PhotoReference,
-                cells: [Cell], metadata: [String: JSONValue] = [:]) {
+                cells: [Cell], links: [NotebookLink] = [], metadata: [String: JSONValue] = [:]) {
         self.format = Notebook.formatName
         self.version = Notebook.currentVersion
         self.name = name
@@ -25,12 +27,13 @@ public struct Notebook: Sendable, Equatable, Codable {
         self.description = description
         self.photo = photo
         self.cells = cells
+        self.links = links
         self.metadata = metadata
     }
 
     public func cell(_ id: String) -> Cell? { cells.first { $0.id == id } }
 
-    enum CodingKeys: String, CodingKey { case format, version, name, title, description, photo, cells, metadata }
+    enum CodingKeys: String, CodingKey { case format, version, name, title, description, photo, cells, links, metadata }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -49,6 +52,36 @@ public struct Notebook: Sendable, Equatable, Codable {
         photo = try c.decode(PhotoReference.self, forKey: .photo)
         cells = try c.decode([Cell].self, forKey: .cells)
         metadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .metadata) ?? [:]
+        links = try c.decodeIfPresent([NotebookLink].self, forKey: .links) ?? []
+        // Notebooks saved before links were part of the document kept them in the page's metadata: moved here.
+        if links.isEmpty, let old = metadata["links"] {
+            links = Self.links(inMetadata: old)
+            metadata["links"] = nil
+        }
         version = Notebook.currentVersion  // migrated on load (v1 is the first format: nothing to change yet)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encode(version, forKey: .version)
+        try c.encode(name, forKey: .name)
+        try c.encode(title, forKey: .title)
+        try c.encode(description, forKey: .description)
+        try c.encode(photo, forKey: .photo)
+        try c.encode(cells, forKey: .cells)
+        if !links.isEmpty { try c.encode(links, forKey: .links) }
+        try c.encode(metadata, forKey: .metadata)
+    }
+
+    /// The old form, `metadata.links: [{label, params: ["cell.name", …]}]`; entries of another shape are dropped.
+    private static func links(inMetadata value: JSONValue) -> [NotebookLink] {
+        guard case .array(let entries) = value else { return [] }
+        return entries.compactMap { entry in
+            guard case .object(let fields) = entry, case .array(let params)? = fields["params"] else { return nil }
+            let names = params.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            let label = if case .string(let text)? = fields["label"] { text } else { names.first ?? "" }
+            return NotebookLink(label: label, params: names)
+        }
     }
 }

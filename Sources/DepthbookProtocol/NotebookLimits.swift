@@ -8,6 +8,9 @@ public struct NotebookLimits: Sendable, Equatable, Codable {
     public var maxChainDepth = 64
     public var maxParamsPerCell = 32
     public var maxInputsPerCell = 16
+    /// Links (parameters of several cells moving as one) in a notebook, and parameters in one link.
+    public var maxLinks = 16
+    public var maxLinkMembers = 16
     /// Bytes (UTF-8) in a note's text, a title or description, a parameter's text value: bytes, not
     /// characters, so a name of combining marks cannot carry 600 KB under a 20,000-character limit.
     public var maxTextLength = 20_000

@@ -30,7 +30,7 @@ struct FormulaCellTests {
         #expect(cell.kind == .formula && cell.kindName == "formula")
         #expect(cell.formula == "image * pow(disparity, $power(0..4 = 1))")
         #expect(cell.params == ["power": .number(2.5)])
-        #expect(cell.references == ["photo.image", "photo.disparity"])
+        #expect(try NotebookValidator().check(nb).references(of: cell) == ["photo.image", "photo.disparity"])
         #expect(cell.rendersImage && !(Cell(id: "n", kind: .note).rendersImage))
         let again = try JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(nb))
         #expect(again == nb)

@@ -156,7 +156,8 @@ struct FormulaParserTests {
         let shadowed = Notebook(name: "t", title: "t", photo: .sample("portrait"), cells: [
             Cell(id: "disparity", kind: .view, input: "photo.image"), Cell(id: "f", kind: .formula, formula: "disparity")])
         #expect(try Formula.parse("disparity", in: shadowed, before: "f").references == ["photo.disparity"])
-        #expect(Self.notebook.cell("tinted")?.references == ["photo.image"])
+        let tinted = try #require(Self.notebook.cell("tinted"))
+        #expect(try NotebookValidator().check(Self.notebook).references(of: tinted) == ["photo.image"])
     }
 
     @Test func wholeLinesFoldWhatIsUniform() throws {

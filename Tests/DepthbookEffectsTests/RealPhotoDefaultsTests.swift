@@ -103,10 +103,11 @@ struct RealPhotoDefaultsTests {
         let renderer = NotebookRenderer(photo: photo)
         for name in ["big-head", "marching", "depth-of-field", "backdrop", "depth-threshold", "darken", "blend-mask", "dolly-zoom"] {
             let notebook = try Self.notebook(name)
+            let checked = try NotebookValidator().check(notebook)
             for cell in notebook.cells where cell.kind == .step || cell.kind == .view {
                 let rendered = try renderer.render(notebook: notebook, cell: cell.id, request: CellRenderRequest(width: 96))
                 #expect(rendered.image.width == 96, "\(name)/\(cell.id)")
-                let usesMatte = RealPhotoNotebookTests.planes(cell.id, in: notebook).contains("photo.portraitEffectsMatte")
+                let usesMatte = RealPhotoNotebookTests.planes(cell.id, in: checked).contains("photo.portraitEffectsMatte")
                 #expect(rendered.notes.contains(SubjectPlane.note) == usesMatte, "\(name)/\(cell.id): \(rendered.notes)")
             }
         }

@@ -23,11 +23,11 @@ struct RealPhotoNotebookTests {
     ]
 
     /// The photo planes a cell reads, following references up the notebook (independent of the renderer).
-    static func planes(_ reference: String, in notebook: Notebook) -> Set<String> {
+    static func planes(_ reference: String, in checked: CheckedNotebook) -> Set<String> {
         if reference == "photo" || reference == "photo.image" { return [] }
         if reference.hasPrefix("photo.") { return [reference == "photo.depth" ? "photo.disparity" : reference] }
-        guard let cell = notebook.cell(reference) else { return [] }
-        return cell.references.reduce(into: Set<String>()) { $0.formUnion(planes($1, in: notebook)) }
+        guard let cell = checked.notebook.cell(reference) else { return [] }
+        return checked.references(of: cell).reduce(into: Set<String>()) { $0.formUnion(planes($1, in: checked)) }
     }
 
     /// Planes a cell may use on `photo`: its own, and a portrait matte wherever there is depth (a subject mask
@@ -46,8 +46,9 @@ struct RealPhotoNotebookTests {
         let renderer = NotebookRenderer(photo: photo)
         var rendered = 0, refused = 0
         for notebook in try S.bundledNotebooks() {
+            let checked = try NotebookValidator().check(notebook)
             for cell in notebook.cells where cell.kind != .note {
-                let needs = Self.planes(cell.id, in: notebook)
+                let needs = Self.planes(cell.id, in: checked)
                 let missing = needs.subtracting(has)
                 let request = CellRenderRequest(width: 64)
                 if missing.isEmpty {

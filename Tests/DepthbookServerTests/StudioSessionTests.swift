@@ -139,6 +139,39 @@ struct StudioSessionTests {
         #expect(renders(again) == .array([.object(["cell": "mask", "seq": 3])]))
     }
 
+    /// Two masks whose percentiles a link joins (as Big Head's three Scales): one `setParams` from any client moves
+    /// both, re-renders both, and a watcher is shown both; a notebook read out of step comes to the leader's value.
+    @Test func aLinkMovesEveryMemberForEveryClient() throws {
+        let studio = try StudioFixture.studio()
+        let (editor, session, _) = try openedWithSession(studio)
+        var notebook = StudioFixture.notebook
+        notebook.cells.append(Cell(id: "mask2", kind: .step, effect: "depthThreshold", inputs: ["disparity": "photo.disparity"],
+                                   params: ["percentile": .number(10)]))
+        notebook.links = [NotebookLink(label: "Percentile", params: ["mask.percentile", "mask2.percentile"])]
+        func percentiles(_ value: JSONValue?) throws -> [Double?] {
+            let read = try JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(try #require(value)))
+            return ["mask", "mask2"].map { read.cell($0)?.params?["percentile"]?.number }
+        }
+        let set = editor.request(["type": "setNotebook", "notebook": try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(notebook))])
+        #expect(try percentiles(set?.result["notebook"]) == [60, 60], "the follower comes to its leader's value")
+
+        _ = editor.request(["type": "preview", "cell": "mask", "width": 100, "seq": 1])
+        _ = editor.request(["type": "preview", "cell": "mask2", "width": 100, "seq": 1])
+        #expect(Set(frames(editor, untilFull: 1, of: ["mask", "mask2"]).map(\.1)) == ["mask:60", "mask2:60"])
+        let watcher = TestClient(studio: studio, id: 2)
+        _ = watcher.request(["type": "hello", "protocol": 1, "watch": .string(session)])
+        let moved = editor.request(["type": "setParams", "cell": "mask", "params": ["percentile": 25], "seq": 2])
+        #expect(moved?.result["renders"] == .array([.object(["cell": "mask", "seq": 2]), .object(["cell": "mask2", "seq": 2])]))
+        let got = frames(editor, untilFull: 2, of: ["mask", "mask2"])
+        #expect(Set(got.filter { $0.0.seq == 2 && !$0.0.coarse }.map(\.1)) == ["mask:25", "mask2:25"])
+        #expect(frames(watcher, untilFull: 2, of: ["mask2"]).contains { $0.1 == "mask2:25" })
+
+        // The follower moved by another client (or the command line's file) moves the leader the same way.
+        let back = editor.request(["type": "setParams", "cell": "mask2", "params": ["percentile": 40], "seq": 3])
+        #expect(back?.result["renders"] == .array([.object(["cell": "mask2", "seq": 3]), .object(["cell": "mask", "seq": 3])]))
+        #expect(Set(frames(editor, untilFull: 3, of: ["mask", "mask2"]).filter { $0.0.seq == 3 && !$0.0.coarse }.map(\.1)) == ["mask:40", "mask2:40"])
+    }
+
     @Test func dependentCellsWithAPreviewRerenderWithTheSameSeq() throws {
         let client = try opened(try StudioFixture.studio())
         _ = client.request(["type": "preview", "cell": "result", "width": 200, "seq": 1])

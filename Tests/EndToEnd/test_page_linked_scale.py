@@ -1,6 +1,7 @@
 """Linked parameters: Big Head's notebook links the Scale of the scaled subject (`bigger`), its matte
-(`newMatte`) and the plate behind it (`behind`), so moving the obvious slider moves all three (at 1.7 the
-head is no longer clipped by a matte left at 1.3), the controls say so, and one undo puts all three back."""
+(`newMatte`) and the plate behind it (`behind`), so the page shows one Scale control (the other two show the
+value they follow), moving it moves all three (at 1.7 the head is no longer clipped by a matte left at 1.3), and
+one undo puts all three back. (That the server moves them for any client: StudioSessionTests.)"""
 from __future__ import annotations
 
 from selenium.webdriver.common.keys import Keys
@@ -21,6 +22,14 @@ def test_one_scale_moves_the_three_cells(depthbook_server, browser, artifacts_di
     note = browser.execute_script(
         "return document.querySelector('db-cell[data-cell=bigger] db-param[data-param=scale] .param-linked')?.textContent")
     assert note and "newMatte" in note and "behind" in note, note
+    visible = browser.execute_script("""
+        return [...document.querySelectorAll('db-cell db-param[data-param=scale]')]
+            .filter((p) => p.querySelector('input[type=range]')?.checkVisibility())
+            .map((p) => p.closest('db-cell').dataset.cell);""")
+    assert "bigger" in visible and "newMatte" not in visible and "behind" not in visible, f"Scale sliders shown in {visible}"
+    followed = browser.execute_script(
+        "return document.querySelector('db-cell[data-cell=behind] db-param[data-param=scale] .param-followed')?.textContent")
+    assert followed == "1.3", followed
 
     nudge_slider(browser, "bigger", "scale", Keys.ARROW_RIGHT, 8)
     moved = slider_value(browser, "bigger", "scale")
@@ -29,6 +38,8 @@ def test_one_scale_moves_the_three_cells(depthbook_server, browser, artifacts_di
     wait_for("the notebook to hold the new scale in all three cells", lambda: all(
         c.get("params", {}).get("scale") == moved for c in (stored_tab(browser).get("notebook") or {}).get("cells", []) if c["id"] in LINKED))
     settled_frame(browser, "result", newer_than=first.seq)
+    assert browser.execute_script(
+        "return document.querySelector('db-cell[data-cell=behind] db-param[data-param=scale] .param-followed')?.textContent") == str(moved)
     browser.execute_script("document.querySelector('db-cell[data-cell=result]').scrollIntoView({block: 'start'})")
     screenshot(browser, artifacts_dir, "big-head-linked-scale")
 

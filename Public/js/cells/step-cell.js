@@ -6,7 +6,7 @@
 import { h, replaceChildren } from '../dom.js';
 import { choicesFor, previewTarget } from '../notebook-graph.js';
 import { referencePicker } from './reference-picker.js';
-import { referenceLabel } from '../cell-names.js';
+import { cellTitle, referenceLabel } from '../cell-names.js';
 import { linkOf } from '../linked-params.js';
 import { OutputPanel } from './output-panel.js';
 import { ParamControl } from '../widgets/param-control.js';
@@ -45,8 +45,11 @@ export class StepCell extends HTMLElement {
             const control = new ParamControl().attach(descriptor, cell.params?.[descriptor.name],
                 (value, interactive) => session.setParam(cell.id, descriptor.name, value, { interactive }));
             if (!session.canEdit) control.querySelectorAll('input, select, button').forEach((element) => { element.disabled = true; });
+            // A link shows one control, its leader's; the other members say what they follow.
             const link = linkOf(session.notebook, cell.id, descriptor.name);
-            if (link) control.showLinked(`Linked (${link.label}): also sets ${link.others.map((other) => `${other.name} of ${other.cell}`).join(', ')}.`);
+            const titled = (member) => `“${cellTitle(session, session.cell(member.cell) ?? { id: member.cell })}” (${member.cell})`;
+            if (link?.leads) control.showLinked(`${link.label}, linked: also sets ${link.others.map(titled).join(', ')}.`);
+            else if (link) control.showFollower(`${link.label}, linked: follows the control in ${titled(link.leader)}.`);
             this.controls.set(descriptor.name, control);
             params.append(control);
         }

@@ -40,12 +40,15 @@ export class ParamEdits {
         pending.interactive = interactive;
         this.pending.set(cellId, pending);
         // Once per batch, not per input event: the previews this change will render wait for it.
-        if (!waiting) for (const id of this.rendered(cellId)) session.previews.awaiting(id, 'pending');
+        if (!waiting) for (const id of this.rendered(cellId, [name])) session.previews.awaiting(id, 'pending');
         session.setEdited(true);
         this.schedule();
     }
 
-    /** Sets a parameter and those linked to it (`linked-params.js`); tells the linked controls (`linkedvalue`). */
+    /**
+     * Sets a parameter; the server moves the members of its link with it (`linked-params.js`), and the page
+     * mirrors them into its copy of their cells and tells their controls (`linkedvalue`), sending nothing more.
+     */
     setLinked(cellId, name, value, options) {
         this.set(cellId, name, value, options);
         const session = this.session;
@@ -54,7 +57,10 @@ export class ParamEdits {
             if (!cell) continue;
             const descriptor = session.catalog.get(cell.effect)?.parameters?.find((entry) => entry.name === other.name);
             const fitted = fitTo(descriptor, value);
-            this.set(other.cell, other.name, fitted, options);
+            const params = { ...(cell.params ?? {}) };
+            if (fitted === undefined) delete params[other.name];
+            else params[other.name] = fitted;
+            cell.params = params;
             session.dispatchEvent(new CustomEvent('linkedvalue', { detail: { cell: other.cell, name: other.name, value: fitted } }));
         }
     }
@@ -84,7 +90,7 @@ export class ParamEdits {
                 if (waiting.length > 0) message.offscreen = waiting;
             }
             // Cells left waiting stay 'pending' until the drag's last change renders them.
-            for (const id of this.rendered(cellId)) if (!waiting.includes(id)) session.previews.awaiting(id, seq);
+            for (const id of this.rendered(cellId, [...Object.keys(params), ...unset])) if (!waiting.includes(id)) session.previews.awaiting(id, seq);
             session.socket.request('setParams', message)
                 .then(() => session.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } })))
                 .catch((error) => this.refuse(cellId, seq, previous, error));
@@ -98,9 +104,16 @@ export class ParamEdits {
         }
     }
 
-    /** The previews a change to `cellId` renders: the cell's and those of the cells below it. */
-    rendered(cellId) {
-        return [cellId, ...dependentsOf(this.session.graph, cellId)].filter((id) => this.session.previews.has(id));
+    /**
+     * The previews a change to `cellId` renders: the cell's, those of the cells its parameters' links move with
+     * it, and those of the cells below any of them.
+     */
+    rendered(cellId, names) {
+        const { notebook, graph, previews } = this.session;
+        const linked = names.flatMap((name) => linkOf(notebook, cellId, name)?.others.map((other) => other.cell) ?? []);
+        const moved = [cellId, ...linked];
+        const all = new Set([...moved, ...moved.flatMap((id) => dependentsOf(graph, id))]);
+        return [...all].filter((id) => previews.has(id));
     }
 
     /**

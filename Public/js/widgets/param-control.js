@@ -71,6 +71,18 @@ export class ParamControl extends HTMLElement {
         this.dataset.linked = 'true';
     }
 
+    /**
+     * This parameter follows another cell's control (the notebook links them): its value shows, read-only, and
+     * its own slider, field and reset are gone, so a link is one control on the page.
+     */
+    showFollower(text) {
+        this.showLinked(text);
+        this.querySelector('.param-editor').hidden = true;
+        this.followed = h('output', { class: 'param-followed', text: String(this.value ?? '') });
+        this.querySelector('.param-label').after(this.followed);
+        this.dataset.follower = 'true';
+    }
+
     /** Shows the value the server picked from the photo, while the user has not set one. */
     showChosen(value) {
         this.lastChosen = value;
@@ -188,6 +200,7 @@ export class ParamControl extends HTMLElement {
     /** Shows a value without reporting it (it came from the notebook, or was just committed). */
     setValue(value) {
         this.value = value;
+        if (this.followed) this.followed.textContent = String(value ?? '');
         switch (this.descriptor.type) {
             case 'choice': this.select.value = String(value ?? ''); break;
             case 'bool': this.checkbox.checked = Boolean(value); break;

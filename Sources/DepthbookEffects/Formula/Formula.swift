@@ -100,12 +100,6 @@ public struct Formula: Sendable, Equatable {
             return FormulaAnalysis(formula: nil, error: error)
         }
     }
-
-    /// The references of a formula's text without a notebook (names that are not planes taken as cells); none
-    /// when it does not parse.
-    static func references(of text: String) -> [String] {
-        (try? FormulaParser.parsed(text))?.references ?? []
-    }
 }
 
 /// What the page shows while a formula is typed. JSON: `{"ok": true, "sliders": [{name, min, max, default, step,

@@ -1,51 +1,67 @@
 import DepthbookDocument
 
 /// A notebook `NotebookValidator` accepted, with what checking it learnt (each formula parsed, each cell's output
-/// kind): what sessions keep, what the graph is drawn from, what a render reads. Only the validator makes one,
-/// and its edits below keep it checked, so nothing downstream checks again.
+/// kind, the graph drawn from them): what sessions keep, what the page's graph comes from, what a render reads.
+/// Only the validator makes one, and its edits below keep it checked, so nothing downstream checks again.
 public struct CheckedNotebook: Sendable, Equatable {
     public let notebook: Notebook
     /// Each formula cell's parsed line, by cell id.
     public let formulas: [String: Formula]
     /// `image` or `plane` for each cell whose picture's kind is known before it renders.
     let outputs: [String: EffectInput.Kind]
+    /// What each cell reads and what a change to it re-renders. Drawn once, when the notebook is checked: no edit
+    /// below changes a reference, a kind or a formula, so a slider's change or another photo keeps it.
+    public let graph: NotebookGraph
 
     init(notebook: Notebook, formulas: [String: Formula], outputs: [String: EffectInput.Kind]) {
         self.notebook = notebook
         self.formulas = formulas
         self.outputs = outputs
+        self.graph = Self.graph(of: notebook, formulas: formulas, outputs: outputs)
     }
 
-    /// Every plane or cell `cell` reads (a formula's from its parsed line).
-    func references(of cell: Cell) -> [String] {
-        guard cell.kind == .formula else { return cell.inputReferences }
-        return cell.inputReferences + (formulas[cell.id]?.references ?? [])
+    private init(notebook: Notebook, keeping checked: CheckedNotebook) {
+        self.notebook = notebook
+        self.formulas = checked.formulas
+        self.outputs = checked.outputs
+        self.graph = checked.graph
+    }
+
+    /// Every plane or cell `cell` reads: its inputs, then a formula's names from its parsed line (in order of
+    /// first use; `subject` reads `photo.disparity`).
+    static func references(of cell: Cell, formula: Formula?) -> [String] {
+        cell.inputReferences + (formula?.references ?? [])
+    }
+
+    /// Every plane or cell `cell` reads.
+    public func references(of cell: Cell) -> [String] {
+        Self.references(of: cell, formula: formulas[cell.id])
     }
 
     /// Cells after `cell` that read it directly or through other cells, in notebook order: what a change to
     /// `cell` re-renders.
-    public func dependents(of cell: String) -> [String] {
-        var affected: Set<String> = [cell]
-        var result: [String] = []
-        for other in notebook.cells where other.id != cell {
-            if references(of: other).contains(where: { affected.contains(PhotoReferences.head($0)) }) {
-                affected.insert(other.id)
-                result.append(other.id)
-            }
-        }
-        return result
-    }
+    public func dependents(of cell: String) -> [String] { graph.dependents(of: cell) }
 
-    /// The graph the page draws from (`NotebookGraph`).
-    public var graph: NotebookGraph {
+    private static func graph(of notebook: Notebook, formulas: [String: Formula],
+                              outputs: [String: EffectInput.Kind]) -> NotebookGraph {
+        let heads = notebook.cells.map { cell in
+            references(of: cell, formula: formulas[cell.id]).map(PhotoReferences.head)
+        }
         var nodes: [String: NotebookGraph.Node] = [:]
-        for cell in notebook.cells {
+        for (index, cell) in notebook.cells.enumerated() {
             var reads: [String] = []
-            for head in references(of: cell).map(PhotoReferences.head) where head != "photo" && !reads.contains(head) {
+            for head in heads[index] where head != "photo" && !reads.contains(head) {
                 reads.append(head)
             }
+            // Everything below that reads this cell, or a cell already found to read it.
+            var affected: Set<String> = [cell.id]
+            var dependents: [String] = []
+            for later in notebook.cells.indices where later > index && heads[later].contains(where: affected.contains) {
+                affected.insert(notebook.cells[later].id)
+                dependents.append(notebook.cells[later].id)
+            }
             nodes[cell.id] = NotebookGraph.Node(renders: cell.kind.rendersImage, output: outputs[cell.id]?.rawValue,
-                                                reads: reads, dependents: dependents(of: cell.id))
+                                                reads: reads, dependents: dependents)
         }
         return NotebookGraph(cells: nodes)
     }
@@ -56,11 +72,12 @@ public struct CheckedNotebook: Sendable, Equatable {
     public func onPhoto(_ photo: PhotoReference) -> CheckedNotebook {
         var moved = notebook
         moved.photo = photo
-        return CheckedNotebook(notebook: moved, formulas: formulas, outputs: outputs)
+        return CheckedNotebook(notebook: moved, keeping: self)
     }
 
     /// `cell`'s parameters with `params` merged in and `unset` removed, the change checked against the cell's
-    /// effect or the sliders its formula declared (a `setParams`): the one check a slider's value gets.
+    /// effect or the sliders its formula declared (a `setParams`): the one check a slider's value gets. Members
+    /// of a link the change touches take the same value.
     public func setting(_ params: [String: ParameterValue], unset: [String] = [], of cell: String) throws(EffectError) -> CheckedNotebook {
         guard let index = notebook.cells.firstIndex(where: { $0.id == cell }) else { throw .unknownCell(cell) }
         let target = notebook.cells[index]
@@ -76,6 +93,22 @@ public struct CheckedNotebook: Sendable, Equatable {
         for name in unset where params[name] == nil { merged[name] = nil }
         var changed = notebook
         changed.cells[index].params = merged
-        return CheckedNotebook(notebook: changed, formulas: formulas, outputs: outputs)
+        // A linked parameter moves its link's other members with it (each within its own range).
+        for name in Set(params.keys).union(unset) {
+            guard let link = NotebookLinks.link(of: cell, name, in: changed) else { continue }
+            changed = NotebookLinks.following(changed, link: link, value: params[name], formulas: formulas)
+        }
+        return CheckedNotebook(notebook: changed, keeping: self)
+    }
+
+    /// The other cells whose values a change to `names` of `cell` moves through links, in notebook order.
+    public func cellsLinked(to cell: String, names: some Sequence<String>) -> [String] {
+        var linked = Set<String>()
+        for name in names {
+            for member in NotebookLinks.link(of: cell, name, in: notebook)?.members ?? [] where member.cell != cell {
+                linked.insert(member.cell)
+            }
+        }
+        return notebook.cells.map(\.id).filter(linked.contains)
     }
 }

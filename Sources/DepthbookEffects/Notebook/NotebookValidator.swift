@@ -3,7 +3,8 @@ import DepthbookProtocol
 
 /// Checks a notebook wherever one comes in (the socket, the store, bundled files, an export's XMP, the command
 /// line): its size against the limits, ids well formed and unique, every reference pointing at a photo plane or an
-/// earlier cell (so there are no cycles), every parameter against its effect's table or its formula's sliders.
+/// earlier cell (so there are no cycles), every link joining number parameters (its members then follow its
+/// leader), every parameter against its effect's table or its formula's sliders.
 /// Decoding a `Notebook` reads its shape only; this is where it is checked, once, and a render trusts the result.
 public struct NotebookValidator: Sendable {
     public let limits: NotebookLimits
@@ -44,7 +45,7 @@ public struct NotebookValidator: Sendable {
                     throw NotebookError.formula(cell: cell.id, error)
                 }
             }
-            let references = cell.references
+            let references = CheckedNotebook.references(of: cell, formula: formulas[cell.id])
             for reference in references {
                 let head = PhotoReferences.head(reference)
                 if head == "photo" { continue }
@@ -69,8 +70,10 @@ public struct NotebookValidator: Sendable {
             scope.add(cell.id, output)
             if case .image = output { outputs[cell.id] = .image } else if case .plane = output { outputs[cell.id] = .plane }
         }
-        try checkParameters(of: notebook, formulas: formulas)
-        return CheckedNotebook(notebook: notebook, formulas: formulas, outputs: outputs)
+        // Links checked, and their members brought in step with their leaders before the values are checked.
+        let linked = try NotebookLinks.checked(notebook, formulas: formulas, limits: limits)
+        try checkParameters(of: linked, formulas: formulas)
+        return CheckedNotebook(notebook: linked, formulas: formulas, outputs: outputs)
     }
 
     private func checkSizes(of cell: Cell) throws {
@@ -125,13 +128,4 @@ extension Notebook {
     public typealias Limits = NotebookLimits
 
     public static var limits: NotebookLimits { DepthbookProtocol.Limits.studio.notebook }
-}
-
-extension Cell {
-    /// Every plane or cell this cell reads: its inputs, and a formula's names in order of first use (none when it
-    /// does not parse).
-    public var references: [String] {
-        guard kind == .formula, let formula else { return inputReferences }
-        return inputReferences + Formula.references(of: formula)
-    }
 }

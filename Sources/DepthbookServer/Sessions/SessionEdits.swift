@@ -35,7 +35,8 @@ extension Session.State {
     }
 
     /// One step cell's parameters changed: checked against its effect, merged, and answered with the renders
-    /// it needs (the cell first, then every cell below that reads it and has a preview), all under `set.seq`.
+    /// it needs (the cell first, then the cells a link moved with it and every cell below that reads any of them
+    /// and has a preview), all under `set.seq`.
     /// While a slider moves, cells the page has scrolled away (`offscreen`) wait for the drag's last change.
     mutating func apply(_ set: StudioRequest.SetParams) throws -> [FrameRequest] {
         guard let open = notebook else { throw ProtocolError.badRequest("open a notebook first") }
@@ -56,7 +57,11 @@ extension Session.State {
         var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
                                      target: .preview(width: previewWidths[set.cell] ?? Limits.studio.defaultPreviewWidth), interactive: interactive)]
         let waiting = interactive ? Set(set.offscreen ?? []) : []
-        for cell in changed.dependents(of: set.cell) where !waiting.contains(cell) {
+        // Cells a link moved with it, then everything below any of them, each once in notebook order.
+        let linked = changed.cellsLinked(to: set.cell, names: Array(set.params.keys) + (set.unset ?? []))
+        let moved = Set([set.cell] + linked)
+        let below = Set(moved.flatMap { changed.dependents(of: $0) }).union(linked).subtracting([set.cell])
+        for cell in changed.notebook.cells.map(\.id) where below.contains(cell) && !waiting.contains(cell) {
             guard let width = previewWidths[cell] else { continue }
             requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
                                          target: .preview(width: width), interactive: interactive))

@@ -62,8 +62,9 @@ extension Studio {
         guard let current = session.shown.notebook else { throw ProtocolError.badRequest("open a notebook before replacing it") }
         let photo = current.notebook.photo != notebook.photo ? try loadPhoto(notebook.photo) : nil
         session.replace(with: checked, photo: photo.map(OpenPhoto.init))
-        session.broadcast(only: .watch) { StudioEvent.notebook(.init(notebook: notebook, graph: checked.graph)).message() }
-        return NotebookResult(notebook: notebook, graph: checked.graph)
+        // The notebook as checked: a link's members brought in step are what the page and the watchers hold.
+        session.broadcast(only: .watch) { StudioEvent.notebook(.init(notebook: checked.notebook, graph: checked.graph)).message() }
+        return NotebookResult(notebook: checked.notebook, graph: checked.graph)
     }
 
     /// Saves the notebook as it is now. The store is written off the connection's queue, so a request behind the
