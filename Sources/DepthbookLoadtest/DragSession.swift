@@ -69,30 +69,31 @@ struct DragSession {
             }
         }
         var nextID = 0
-        func request(_ request: StudioRequest) throws -> [String: JSONValue] {
+        /// Sends `request` and waits for its reply's result, read as the studio's own type for it.
+        func request<Result: Decodable>(_ request: StudioRequest, _ type: Result.Type) throws -> Result {
             nextID += 1
-            let type = request.type
+            let name = request.type
             try client.send(text: try request.message(id: nextID))
             let id = nextID
             let deadline = ContinuousClock.now + .seconds(options.timeoutSeconds)
             while ContinuousClock.now < deadline {
                 if let reply = shared.replies.withLock({ $0.removeValue(forKey: id) }) {
-                    guard case .object(let r) = reply, r["ok"] == .bool(true), case .object(let out) = r["result"] else {
-                        throw WebSocketClient.Failure("\(type) failed: \(reply)")
+                    do {
+                        return try StudioResult.decode(Result.self, fromReply: reply)
+                    } catch {
+                        throw WebSocketClient.Failure("\(name) failed: \(error)")
                     }
-                    return out
                 }
                 Thread.sleep(forTimeInterval: 0.001)
             }
-            throw WebSocketClient.Failure("no reply to \(type)")
+            throw WebSocketClient.Failure("no reply to \(name)")
         }
         do {
             reader.start()
-            let hello = try request(.hello(.init()))
-            let opened = try request(.openNotebook(.init(name: options.notebook)))
-            if let upload { _ = try request(.openPhoto(.init(photo: .upload(upload)))) }
-            let notebook = try Self.decoded(Notebook.self, from: opened["notebook"], "notebook")
-            let graph = try Self.decoded(NotebookGraph.self, from: opened["graph"], "graph")
+            let hello = try request(.hello(.init()), HelloResult.self)
+            let opened = try request(.openNotebook(.init(name: options.notebook)), OpenNotebookResult.self)
+            if let upload { _ = try request(.openPhoto(.init(photo: .upload(upload))), PhotoResult.self) }
+            let (notebook, graph) = (opened.notebook, opened.graph)
             let cell = try Self.sliderCell(in: notebook)
             shared.cell.withLock { $0 = cell }
             // Every cell with a picture is previewed, as the page shows them all; the last one reading the
@@ -102,16 +103,16 @@ struct DragSession {
             let between = graph.dependents(of: cell).dropLast()
             shared.finalCell.withLock { $0 = watched }
             result.finalCell = watched
-            if let presenting, case .string(let id)? = hello["session"] {
+            if let presenting {
                 presenting.finalCell.withLock { $0 = watched }
-                presenting.sessionID.withLock { $0 = id }
+                presenting.sessionID.withLock { $0 = hello.session }
             }
             var seq = 1
             shared.sentAt.withLock { $0[seq] = .now }
             for other in previewed where other != cell {
-                _ = try request(.preview(.init(cell: other, width: options.width, seq: seq)))
+                _ = try request(.preview(.init(cell: other, width: options.width, seq: seq)), CellSeqResult.self)
             }
-            _ = try request(.preview(.init(cell: cell, width: options.width, seq: seq)))
+            _ = try request(.preview(.init(cell: cell, width: options.width, seq: seq)), CellSeqResult.self)
             try Self.waitFor(seq: seq, shared: shared, timeout: options.timeoutSeconds)
             let warmDeadline = ContinuousClock.now + .seconds(options.timeoutSeconds)
             while !shared.warmed.withLock({ $0.contains(watched) }), ContinuousClock.now < warmDeadline {
@@ -151,7 +152,7 @@ struct DragSession {
                 try client.send(text: try change.message(id: nextID))
                 if shared.histogramWanted.exchange(false, ordering: .relaxed) {
                     nextID += 1
-                    try client.send(text: try StudioRequest.histogram(.init(cell: cell, bins: Limits.studio.defaultHistogramBins)).message(id: nextID))
+                    try client.send(text: try StudioRequest.histogram(.init(cell: cell, bins: hello.limits.defaultHistogramBins)).message(id: nextID))
                 }
                 tick += interval
                 if !last, tick > .now { Thread.sleep(until: tick) }
@@ -174,14 +175,6 @@ struct DragSession {
         result.errors += shared.errors.load(ordering: .relaxed)
         result.firstError = shared.firstError.withLock { $0 }
         return result
-    }
-
-    /// A member of the `openNotebook` reply (the notebook, its graph) as the studio's own type.
-    static func decoded<T: Decodable>(_ type: T.Type, from reply: JSONValue?, _ name: String) throws -> T {
-        guard let reply, let value = try? JSONDecoder().decode(T.self, from: JSONEncoder().encode(reply)) else {
-            throw WebSocketClient.Failure("openNotebook returned no \(name)")
-        }
-        return value
     }
 
     /// Waits until the watched cell shows the full frame answering the last change.

@@ -1,7 +1,7 @@
 /// Every bound on a number or size that arrives over the wire or the command line, in one place: the request
 /// decoder checks them before any work, the renderer and the commands read them, and the page receives them in
 /// the `hello` reply instead of hard-coding its own.
-public struct Limits: Sendable, Equatable, Encodable {
+public struct Limits: Sendable, Equatable, Codable {
     /// The largest text message accepted; anything longer is answered with `too_large` unread.
     public var maxMessageBytes = 1 << 20
     /// Sequence numbers, like ids, stay within JSON's exact integers (2^53 − 1), so `seq + 1` never overflows.
@@ -59,6 +59,38 @@ public struct Limits: Sendable, Equatable, Encodable {
         try c.encode(range(loopWidth), forKey: .loopWidth)
         try c.encode(maxUploadBytes, forKey: .maxUploadBytes)
         try c.encode(notebook, forKey: .notebook)
+    }
+
+    public init() {}
+
+    /// As a client reads them from `hello` (the load test): ranges as `{"min", "max"}`; a bound this version does
+    /// not send keeps its own value.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        struct Range: Decodable { var min: Int; var max: Int }
+        func range(_ key: CodingKeys, _ own: ClosedRange<Int>) throws -> ClosedRange<Int> {
+            guard let read = try c.decodeIfPresent(Range.self, forKey: key) else { return own }
+            guard read.min <= read.max else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "min \(read.min) is above max \(read.max)")
+            }
+            return read.min...read.max
+        }
+        maxMessageBytes = try c.decodeIfPresent(Int.self, forKey: .maxMessageBytes) ?? maxMessageBytes
+        maxSeq = try c.decodeIfPresent(Int.self, forKey: .maxSeq) ?? maxSeq
+        previewWidth = try range(.previewWidth, previewWidth)
+        defaultPreviewWidth = try c.decodeIfPresent(Int.self, forKey: .defaultPreviewWidth) ?? defaultPreviewWidth
+        maxCropSide = try c.decodeIfPresent(Int.self, forKey: .maxCropSide) ?? maxCropSide
+        maxImageSide = try c.decodeIfPresent(Int.self, forKey: .maxImageSide) ?? maxImageSide
+        histogramBins = try range(.histogramBins, histogramBins)
+        defaultHistogramBins = try c.decodeIfPresent(Int.self, forKey: .defaultHistogramBins) ?? defaultHistogramBins
+        exportFrames = try range(.exportFrames, exportFrames)
+        exportWidth = try range(.exportWidth, exportWidth)
+        defaultExportFrames = try c.decodeIfPresent(Int.self, forKey: .defaultExportFrames) ?? defaultExportFrames
+        defaultExportWidth = try c.decodeIfPresent(Int.self, forKey: .defaultExportWidth) ?? defaultExportWidth
+        renderWidth = try range(.renderWidth, renderWidth)
+        loopWidth = try range(.loopWidth, loopWidth)
+        maxUploadBytes = try c.decodeIfPresent(Int.self, forKey: .maxUploadBytes) ?? maxUploadBytes
+        notebook = try c.decodeIfPresent(NotebookLimits.self, forKey: .notebook) ?? notebook
     }
 
     /// `value` within `range`, or the error naming the field and the range.

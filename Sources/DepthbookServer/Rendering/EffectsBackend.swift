@@ -2,6 +2,7 @@ import DepthbookCodecs
 import DepthbookDocument
 import DepthbookEffects
 import DepthbookEngine
+import DepthbookMessages
 import DepthbookProtocol
 import Foundation
 

@@ -103,23 +103,6 @@ extension PhotoRenderer {
     }
 }
 
-/// A bundled sample photo as `listSamples` describes it.
-public struct SampleSummary: Sendable, Equatable, Encodable {
-    public var id: String
-    public var title: String
-    public var width: Int
-    public var height: Int
-    public var planes: [String]
-
-    public init(id: String, title: String, width: Int, height: Int, planes: [String]) {
-        self.id = id
-        self.title = title
-        self.width = width
-        self.height = height
-        self.planes = planes
-    }
-}
-
 /// What an upload turned out to be after sniffing and a full decode.
 public struct InspectedUpload: Sendable {
     /// "jpg", "heic" or "png": the extension the stored file gets.

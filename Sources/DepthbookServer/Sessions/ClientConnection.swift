@@ -1,4 +1,5 @@
 import DepthbookEngine
+import DepthbookMessages
 import Dispatch
 import Synchronization
 
@@ -20,20 +21,6 @@ public struct PendingFrame: Sendable {
         self.bytes = bytes
         self.isCurrent = isCurrent
     }
-}
-
-/// What a connection's client proved when it connected: the access token (or none was needed), or not.
-public enum ConnectionAccess: String, Sendable, Codable {
-    /// May do everything its role allows.
-    case full
-    /// No token: may open notebooks and look at their renders, never upload, edit, save or export.
-    case read
-}
-
-/// What a connection is allowed to do in its session.
-public enum SessionRole: String, Sendable, Codable {
-    case edit
-    case watch
 }
 
 /// One page's WebSocket as the sessions see it: an outbox the transport drains, and the session it is bound to.

@@ -1,3 +1,4 @@
+import DepthbookMessages
 import Foundation
 
 /// Where finished exports go: one file each in the exports folder, named so a person can tell them apart

@@ -1,5 +1,6 @@
 import DepthbookEffects
 import DepthbookFrames
+import DepthbookMessages
 import DepthbookProtocol
 import Foundation
 

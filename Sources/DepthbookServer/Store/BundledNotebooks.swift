@@ -5,11 +5,7 @@ import Foundation
 
 /// The notebooks shipped in `Notebooks/*.json`, read once at start, opened by file name.
 public struct BundledNotebooks: Sendable {
-    public struct Entry: Sendable, Equatable, Encodable {
-        public var name: String
-        public var title: String
-        public var description: String
-    }
+    public typealias Entry = NotebookSummary
 
     /// Checked once, when read.
     private var byName: [String: CheckedNotebook]
