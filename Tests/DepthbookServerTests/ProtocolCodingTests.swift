@@ -126,6 +126,27 @@ struct ProtocolCodingTests {
                                "result": .object(["cell": .string("a"), "seq": .number(2)])]))
     }
 
+    /// A client reads each reply back as the type the server wrote it with: the hello's limits as they are, a
+    /// refused reply as its message.
+    @Test func everyReplyReadsBackAsItsResultType() throws {
+        var limits = Limits.studio
+        limits.maxUploadBytes = 5 << 20
+        limits.previewWidth = 100...900
+        let hello = HelloResult(session: "s", resume: "r", protocol: 1, server: "depthbook test", resumed: false, role: .edit,
+                                access: .read, limits: limits, planes: ["photo.image"], notebook: nil, graph: nil, photo: nil,
+                                shared: nil, export: ResumedExport(request: 3, cell: "result", format: .gif))
+        func reply(_ result: some Encodable) throws -> JSONValue {
+            try JSONDecoder().decode(JSONValue.self, from: Data(ReplyEncoder.ok(id: 1, result: result)))
+        }
+        let read = try StudioResult.decode(HelloResult.self, fromReply: try reply(hello))
+        #expect(read.limits == limits && read.access == .read && read.export?.format == .gif && read.resume == "r")
+        let renders = SetParamsResult(cell: "mask", seq: 4, renders: [CellSeqResult(cell: "mask", seq: 4), CellSeqResult(cell: "result", seq: 4)])
+        #expect(try StudioResult.decode(SetParamsResult.self, fromReply: try reply(renders)).renders == renders.renders)
+        let refused = try JSONDecoder().decode(JSONValue.self, from: Data(ReplyEncoder.failure(id: 2, error: .badRequest("no such cell"))))
+        #expect(throws: StudioResult.Failure.self) { try StudioResult.decode(CellSeqResult.self, fromReply: refused) }
+        do { _ = try StudioResult.decode(CellSeqResult.self, fromReply: refused) } catch { #expect("\(error)" == "no such cell") }
+    }
+
     @Test func binaryFramesRoundTrip() throws {
         let header = FrameHeader(cell: "mask", seq: 42, kind: .preview, width: 640, height: 480, coarse: true,
                                  renderMs: 12.5, cacheHits: 3, cacheMisses: 1)
