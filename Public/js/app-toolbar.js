@@ -117,8 +117,9 @@ export class AppToolbar extends HTMLElement {
         if (shared) this.link.value = new URL(`/n/${shared}`, location.origin).href;
         if (shared && edited) this.saveState.textContent = 'Edited: saving makes a new link; the shared one stays as it was.';
         else if (shared) this.saveState.textContent = 'Saved.';
-        else if (edited) this.saveState.textContent = 'Unsaved changes.';
+        else if (edited) this.saveState.textContent = 'Unsaved.';
         else this.saveState.textContent = '';
+        this.saveState.title = edited && !shared ? 'Unsaved changes: Save makes a link to them; Revert goes back.' : '';
         // An edited notebook (this tab's, or a session resumed with its edits) can go back to the original.
         this.revertButton.hidden = !(canEdit && edited);
         this.revertButton.title = shared ? 'Back to the saved version of this link' : 'Back to the notebook as it ships';

@@ -4,9 +4,10 @@ presenter mode leaves each one's first control on screen (cells out of view are 
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from conftest import PHOTOS_DIR
-from page_support import cell_with_param, drop_files, open_notebook, photo_facts, screenshot, settled_frame, wait_for
+from page_support import cell_with_param, drop_files, nudge_slider, open_notebook, photo_facts, screenshot, settled_frame, wait_for
 from test_page_presenter import big_screen, present
 
 PUG = PHOTOS_DIR / "pillow_heif__pug.heic"
@@ -97,6 +98,18 @@ def test_choosing_a_photo_is_not_an_edit_of_the_recipe(depthbook_server, browser
     assert undo.is_enabled(), "choosing the photo cannot be undone"
     undo.click()
     wait_for("the indoor portrait again", lambda: photo_facts(browser).get("source") == {"sample": "portrait"})
+
+    # Edited, with "Unsaved." and Revert showing, the bar is still one row down to a 1280 px laptop.
+    nudge_slider(browser, cell_with_param(browser, "percentile"), "percentile", Keys.ARROW_RIGHT, 2)
+    wait_for("Revert offered", lambda: browser.find_element(By.CSS_SELECTOR, "db-toolbar button.revert").is_displayed())
+    for width in (1400, 1280):
+        browser.set_window_size(width, 900)
+        row, tallest = browser.execute_script("""
+            const row = document.querySelector('db-toolbar .toolbar-row');
+            const heights = [...row.children].map(e => e.getBoundingClientRect().height);
+            return [row.getBoundingClientRect().height, Math.max(...heights)];""")
+        assert row < 1.5 * tallest, f"edited, the toolbar is {row} px high at {width} px, its tallest control {tallest} px: two rows"
+    browser.set_window_size(1400, 900)
 
     # The pickers draw only their button (their text is transparent): the photo's name is the line above.
     colours = browser.execute_script("""
