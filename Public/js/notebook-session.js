@@ -179,15 +179,15 @@ export class NotebookSession extends EventTarget {
         this.dispatchEvent(new CustomEvent('paramset', { detail: { cell: cellId, name, value } }));
     }
 
-    /** Replaces the whole document (cells added, removed, reordered, inputs changed) and re-renders. */
-    async replaceNotebook(notebook, label = 'the change') {
+    /**
+     * Replaces the whole document (cells added, removed, reordered, inputs changed) and re-renders. Edits under
+     * one `key` in quick succession (a formula being typed) are one step to undo.
+     */
+    async replaceNotebook(notebook, label = 'the change', key = null) {
         const before = structuredClone(this.notebook);
         await this.pushNotebook(notebook);
         // Recorded once the server took it: a refused edit leaves nothing to undo.
-        this.history.undoStack.push({ notebook: before, label });
-        this.history.redoStack = [];
-        this.history.lastKey = null;
-        this.history.changed();
+        this.history.replaced(before, label, key);
         this.setEdited(true);
     }
 

@@ -62,7 +62,7 @@ export class NotebookView extends HTMLElement {
         // every cell took the focus from the line being typed in, moved the page, and sent the rest of what was
         // typed to the page's shortcuts ("p" of "disparity" turned presenter mode on).
         const shape = shapeOf(notebook, photo);
-        if (shape === this.shape && this.showFormulas(notebook)) {
+        if (shape === this.shape && this.showFormulas(notebook, force)) {
             this.structure = structure;
             this.showValues(force);
             return;
@@ -87,12 +87,15 @@ export class NotebookView extends HTMLElement {
         this.dispatchEvent(new CustomEvent('rendered', { bubbles: true }));
     }
 
-    /** Hands each formula cell its line as the notebook now has it; false when one is not on the page. */
-    showFormulas(notebook) {
+    /**
+     * Hands each formula cell its line as the notebook now has it (`force`, an undo: even the line being typed
+     * in); false when one is not on the page.
+     */
+    showFormulas(notebook, force = false) {
         const formulas = (notebook.cells ?? []).filter((cell) => cell.kind === 'formula');
         const elements = formulas.map((cell) => this.querySelector(`db-cell[data-cell="${CSS.escape(cell.id)}"] db-formula-cell`));
         if (elements.some((element) => !element)) return false;
-        formulas.forEach((cell, index) => elements[index].showFormula(cell));
+        formulas.forEach((cell, index) => elements[index].showFormula(cell, force));
         return true;
     }
 
@@ -113,7 +116,7 @@ export class NotebookView extends HTMLElement {
 
     card(cell, index, count) {
         const session = this.session;
-        const edit = (change) => this.editCell(cell.id, change);
+        const edit = (change, key) => this.editCell(cell.id, change, key);
         let content;
         const title = cellTitle(session, cell);
         let references = [cell.id];
@@ -149,12 +152,13 @@ export class NotebookView extends HTMLElement {
     }
 
     /** Applies `change` to a copy of the cell and sends the new document. */
-    editCell(cellId, change) {
+    /** `key`: edits under the same key in quick succession are one step to undo (`EditHistory.replaced`). */
+    editCell(cellId, change, key = null) {
         const draft = structuredClone(this.session.notebook);
         const cell = draft.cells.find((candidate) => candidate.id === cellId);
         if (!cell) return;
         change(cell);
-        this.submit(draft, cellId, `the change to ${cellId}`);
+        this.submit(draft, cellId, `the change to ${cellId}`, undefined, key);
     }
 
     insert(cell, index) {
@@ -209,9 +213,9 @@ export class NotebookView extends HTMLElement {
     }
 
     /** Sends the edited document; returns whether the server took it. */
-    async submit(draft, cellId, label, after) {
+    async submit(draft, cellId, label, after, key = null) {
         try {
-            await this.session.replaceNotebook(draft, label);
+            await this.session.replaceNotebook(draft, label, key);
             after?.();
             return true;
         } catch (error) {

@@ -65,13 +65,14 @@ def test_type_a_formula_see_its_slider_drag_it_and_share_it(depthbook_server, br
 def test_typing_a_formula_keeps_the_field_and_the_page_where_they_are(depthbook_server, browser_factory, artifacts_dir):
     """Issue 39: typed at a person's pace, every prefix that parses is adopted (about 250 ms after it was typed),
     and none of that may take the field's focus, move the page, or send the rest of the typing to the page's
-    shortcuts (the "p" of "disparity" once turned presenter mode on)."""
+    shortcuts (the "p" of "disparity" once turned presenter mode on); and the burst is one step to undo."""
     import time
 
     browser = browser_factory()
     open_notebook(browser, depthbook_server.base_url, "formulas")
     settled_frame(browser, CELL)
     line = formula_line(browser)
+    original = line.get_attribute("value")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", line)
     line.click()
     line.send_keys(Keys.CONTROL, "a")
@@ -101,6 +102,12 @@ def test_typing_a_formula_keeps_the_field_and_the_page_where_they_are(depthbook_
     assert moved < 50, f"the page moved {moved} px while typing"
     wait_for("the edge slider", lambda: browser.find_elements(By.CSS_SELECTOR, f"db-cell[data-cell={CELL}] db-param[data-param=edge]"))
     settled_frame(browser, CELL)
+
+    # The burst (every prefix adopted on the way) is one step: one undo brings back the line as it was.
+    browser.execute_script("document.querySelector('db-toolbar button.undo').click()")
+    wait_for("one undo to bring back the line before the typing", lambda: next(
+        c for c in stored_tab(browser)["notebook"]["cells"] if c["id"] == CELL).get("formula") == original)
+    wait_for("the field to show it", lambda: formula_line(browser).get_attribute("value") == original)
 
 
 def test_what_a_change_rerenders_follows_the_formulas_references(depthbook_server, browser_factory):

@@ -16,7 +16,7 @@ export class FormulaCell extends HTMLElement {
      * @param {import('../notebook-session.js').NotebookSession} session
      * @param {object} cell
      * @param {number} index
-     * @param {(change: (cell: object) => void) => void} edit
+     * @param {(change: (cell: object) => void, key?: string) => void} edit
      */
     attach(session, cell, index, edit) {
         this.session = session;
@@ -27,6 +27,9 @@ export class FormulaCell extends HTMLElement {
                                  autocomplete: 'off', 'aria-describedby': `${id}-error`, disabled: !session.canEdit });
         this.errorLine = h('pre', { class: 'formula-error', id: `${id}-error`, role: 'alert', hidden: true });
         this.params = h('div', { class: 'cell-params' });
+        // Each visit to the field is one typing burst: what it adopts is one step to undo.
+        this.visits = 0;
+        this.line.addEventListener('focus', () => { this.visits += 1; });
         this.line.addEventListener('input', () => {
             clearTimeout(this.timer);
             this.timer = setTimeout(() => this.check(this.line.value, true), CHECK_DELAY_MS);
@@ -42,14 +45,16 @@ export class FormulaCell extends HTMLElement {
 
     /**
      * The cell as the notebook now has it, shown in place: the line keeps what is being typed in it (the notebook
-     * holds the last prefix that parsed), and takes the notebook's line otherwise (an undo, the editor's typing
-     * seen by a watcher).
+     * holds the last prefix that parsed), and takes the notebook's line otherwise (the editor's typing seen by a
+     * watcher) or when `force`d (an undo or redo, which also ends the typing burst).
      */
-    showFormula(cell) {
+    showFormula(cell, force = false) {
         const before = this.cell?.formula ?? '';
         this.cell = cell;
         const formula = cell.formula ?? '';
-        if (document.activeElement === this.line || formula === before || formula === this.line.value) return;
+        if (formula === this.line.value) return;
+        if (force) this.visits += 1;
+        else if (document.activeElement === this.line || formula === before) return;
         clearTimeout(this.timer);
         this.line.value = formula;
         this.check(formula, false);
@@ -82,7 +87,7 @@ export class FormulaCell extends HTMLElement {
                 draft.formula = text;
                 const kept = Object.entries(draft.params ?? {}).filter(([name]) => declared.has(name));
                 draft.params = Object.fromEntries(kept);
-            });
+            }, `formula:${this.cell.id}:${this.visits}`);
         }
     }
 

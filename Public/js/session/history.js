@@ -10,6 +10,8 @@ import { applyNotebook } from './apply-notebook.js';
 const LIMIT = 100;
 /** Changes of one parameter closer together than this are one step (a drag, a run of arrow keys). */
 const GESTURE_MS = 1500;
+/** Adoptions of one typing burst further apart than this are separate steps (a person who stopped and came back). */
+const TYPING_MS = 60_000;
 
 export class EditHistory extends EventTarget {
     /** @param {import('../notebook-session.js').NotebookSession} session */
@@ -52,6 +54,25 @@ export class EditHistory extends EventTarget {
         this.gestureSlides = interactive;
         this.undoStack.push({ notebook: structuredClone(this.session.notebook), label });
         if (this.undoStack.length > LIMIT) this.undoStack.shift();
+        this.redoStack = [];
+        this.changed();
+    }
+
+    /**
+     * After the whole document was replaced (`before` is what it was): one step, unless it goes on with the last
+     * one under the same `key` within `TYPING_MS` (a formula typed on in one visit to its field: each prefix that
+     * parses is adopted, and one undo takes back the whole burst).
+     */
+    replaced(before, label, key = null) {
+        const now = performance.now();
+        const continues = key !== null && key === this.lastKey && now - this.lastAt < TYPING_MS;
+        this.lastKey = key;
+        this.lastAt = now;
+        this.lastInteractive = false;
+        if (!continues) {
+            this.undoStack.push({ notebook: before, label });
+            if (this.undoStack.length > LIMIT) this.undoStack.shift();
+        }
         this.redoStack = [];
         this.changed();
     }
