@@ -71,8 +71,11 @@ enum NotebookLinks {
         var result = notebook
         for member in link.members {
             guard let index = result.cells.firstIndex(where: { $0.id == member.cell }) else { continue }
+            let followed = value.map { fitted($0, to: (try? row(of: member, in: notebook, formulas: formulas)) ?? nil) }
+            // Left as it is when already in step (a cell without params keeps none).
+            guard result.cells[index].params?[member.name] != followed else { continue }
             var params = result.cells[index].params ?? [:]
-            params[member.name] = value.map { fitted($0, to: (try? row(of: member, in: notebook, formulas: formulas)) ?? nil) }
+            params[member.name] = followed
             result.cells[index].params = params
         }
         return result
