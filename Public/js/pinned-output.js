@@ -32,6 +32,11 @@ export class PinnedOutput extends HTMLElement {
         session.addEventListener('catalogs', () => this.refresh());
         presenter.addEventListener('change', () => this.refresh());
         session.addEventListener('paramset', (event) => this.caption(event.detail));
+        // The stage picture's shape sizes the presenter's column: a portrait leaves a wide one.
+        this.addEventListener('previewshown', (event) => {
+            const { width, height } = event.detail.header;
+            if (width > 0 && height > 0) document.body.style.setProperty('--stage-aspect', (width / height).toFixed(4));
+        });
         return this;
     }
 
