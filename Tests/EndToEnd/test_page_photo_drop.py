@@ -97,6 +97,16 @@ def test_the_start_page_shows_every_notebook_on_your_photo(depthbook_server, bro
     done = wait_for("every thumbnail", lambda: settled_thumbnails(browser), timeout=180)
     assert len(done) >= 10 and "depth-threshold" in done, sorted(done)
     assert all(state == "ready" and width == 320 for state, width, _ in done.values()), done
+    # A portrait's thumbnail shows the whole picture inside its 4:3 card, not a band cut from its middle.
+    cut = browser.execute_script("""
+        return [...document.querySelectorAll('db-start .start-thumb')].filter((thumb) => {
+            const img = thumb.querySelector('img');
+            if (!img) return false;
+            const box = thumb.getBoundingClientRect(), r = img.getBoundingClientRect();
+            const scale = Math.min(r.width / img.naturalWidth, r.height / img.naturalHeight);
+            return r.top < box.top - 1 || r.bottom > box.bottom + 1 || img.naturalHeight * scale > box.height + 1;
+        }).map((thumb) => thumb.closest('li').dataset.notebook);""")
+    assert not cut, f"thumbnails cut by their cards: {cut}"
     browser.find_element(By.CSS_SELECTOR, "li.start-card[data-notebook='darken'] a").click()
     wait_for("the notebook the card links to", lambda: "/n/darken" in browser.current_url)
 
