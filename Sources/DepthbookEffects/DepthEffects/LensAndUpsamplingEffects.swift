@@ -66,6 +66,11 @@ struct LensCorrectionEffect: Effect {
         let direction: LensWarp.Direction = p[Self.direction] == "distort" ? .distort : .correct
         let warp = try LensWarp(model: model, direction: direction, strength: p[Self.strength],
                                 border: LensWarp.Border(rawValue: p[Self.border]) ?? .crop)
+        // Distorting a correction (the notebook's `back`) follows both maps to the photo in one sampling: in two
+        // steps it would read the corrected frame where its crop had thrown the photo's edges away.
+        if direction == .distort, let inner = image.filter as? LensWarp, inner.direction == .correct, image.inputs.count == 1 {
+            return BuiltNode(try Node(LensWarpChain(inner: inner, outer: warp), image.inputs), role: .image, notes: notes)
+        }
         return BuiltNode(try image.applying(warp), role: .image, notes: notes)
     }
 }
