@@ -38,12 +38,19 @@ enum SubjectEdge {
         return try Primitives.blend(one, beyond, mask: try SubjectPlane.mask(c))
     }
 
+    /// Widest the masks are rendered to be compared: a share of the subject is the same at a quarter of a depth
+    /// map's width. At its own width the mask's closing ran a second time for every change of a drag, beside the
+    /// preview's (a third of the fitted mask's time at 736 px).
+    static let comparedWidth = 192
+
     /// Whether `mask` (1 near) covers at least `agreement` of the subject (`subject`, at the mask's size): a
     /// cut behind the subject, not one that keeps only the background or the tip of a nose. Found once per pair.
     static func keeps(_ mask: Node, _ subject: Node, _ c: EffectContext) throws -> Bool {
         let key = NodeKey("subjectKept", inputs: [mask.key, subject.key])
         let kept = try c.statistics.kept(key) {
-            let m = try c.native(mask), s = try c.evaluator.render(subject, RenderTarget(size: mask.extent))
+            let width = min(mask.extent.width, comparedWidth)
+            let size = PixelSize(width: width, height: max(1, Int((Double(mask.extent.height * width) / Double(max(1, mask.extent.width))).rounded())))
+            let m = try c.evaluator.render(mask, RenderTarget(size: size)), s = try c.evaluator.render(subject, RenderTarget(size: size))
             var inside = 0.0, covered = 0.0
             for (a, b) in zip(m.samples, s.samples) where b >= 0.5 {
                 inside += 1
