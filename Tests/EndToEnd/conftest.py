@@ -150,7 +150,12 @@ def new_chromium(width: int = 1280, height: int = 1600, extra: tuple[str, ...] =
                      f"--window-size={width},{height}", "--force-device-scale-factor=1", *extra):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    if width < 500:
+        # Headless Chromium's window is never narrower than 500 px (a 390×844 window gave a 500×701 viewport):
+        # a phone's viewport is emulated instead.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    return driver
 
 
 @pytest.hookimpl(hookwrapper=True)

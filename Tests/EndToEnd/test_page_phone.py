@@ -12,6 +12,7 @@ def test_the_toolbar_fits_a_phone_and_save_shows_its_link(depthbook_server, brow
     open_notebook(phone, depthbook_server.base_url, "depth-threshold")
     settled_frame(phone, "result")
     inner = phone.execute_script("return window.innerWidth")
+    assert inner == 390, f"the phone's viewport is {inner} px wide"
     page = phone.execute_script("return document.scrollingElement.scrollWidth")
     assert page <= inner, f"{page} px of page in a {inner} px window"
     row = phone.find_element(By.CSS_SELECTOR, ".toolbar-row")
