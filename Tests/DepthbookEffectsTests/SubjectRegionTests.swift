@@ -52,4 +52,24 @@ struct SubjectRegionTests {
         let empty = [Float](repeating: 0, count: 12)
         #expect(SubjectRegion.select(empty, width: 4, height: 3, seed: (x: 0.5, y: 0.5)) == empty)
     }
+
+    /// Two people side by side at the same distance, their faces found: both parts are the region. A third face on
+    /// a far pixel (someone further back) joins nothing, though a near part lies one pixel beside it.
+    @Test func everyFaceOnANearPartJoinsTheRegion() {
+        let m = Self.mask(["............",
+                           ".##....##...",
+                           ".##....##...",
+                           ".##....##.#.",
+                           "............"])
+        let both = SubjectRegion.select(m.samples, width: m.width, height: m.height, seed: (x: 0.15, y: 0.5),
+                                        others: [(x: 0.65, y: 0.5), (x: 0.95, y: 0.7)])
+        #expect(Self.picture(both, width: m.width) == ["............",
+                                                       ".##....##...",
+                                                       ".##....##...",
+                                                       ".##....##...",
+                                                       "............"])
+        // Without the second face, only the seed's part, as before.
+        let one = SubjectRegion.select(m.samples, width: m.width, height: m.height, seed: (x: 0.15, y: 0.5))
+        #expect(one.reduce(0, +) == 6)
+    }
 }

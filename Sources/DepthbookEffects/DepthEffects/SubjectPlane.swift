@@ -10,12 +10,17 @@ enum SubjectPlane {
         guard let (plane, _, cut) = try SubjectCut.photoCut(c) else { throw EffectError.missingPlane("photo.subject") }
         var near = try Primitives.threshold(plane, cut)
         near = try Primitives.closing(near, radius: c.nativePixels(Double(c.photo.width) * 0.015, for: near))
-        let seed = DepthSupport.faces(c).first.map { (x: $0.x + $0.width / 2, y: $0.y + $0.height / 2) }
-        let key = NodeKey("subjectRegion seed=\(seed.map { "\($0.x),\($0.y)" } ?? "none")", inputs: [near.key])
+        // The largest face seeds the region; the other faces at least half its size (people beside it, not a
+        // poster or a passer-by far behind) join their own near parts to it.
+        let faces = DepthSupport.faces(c).sorted { $0.width * $0.height > $1.width * $1.height }
+        let centres = faces.filter { $0.width >= 0.5 * faces[0].width }.map { (x: $0.x + $0.width / 2, y: $0.y + $0.height / 2) }
+        let seed = centres.first, others = Array(centres.dropFirst())
+        let described = centres.map { "\($0.x),\($0.y)" }.joined(separator: ";")
+        let key = NodeKey("subjectRegion seeds=\(described.isEmpty ? "none" : described)", inputs: [near.key])
         let region = try c.statistics.kept(key) {
             let closed = try c.native(near)
             return PixelBuffer(region: closed.region, channels: 1,
-                               samples: SubjectRegion.select(closed.samples, width: closed.width, height: closed.height, seed: seed))
+                               samples: SubjectRegion.select(closed.samples, width: closed.width, height: closed.height, seed: seed, others: others))
         }
         return try Node(PlaneSource(FloatPlane(width: region.width, height: region.height, channels: 1, samples: region.samples),
                                     id: key.description))

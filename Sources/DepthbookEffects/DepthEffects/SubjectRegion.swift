@@ -10,7 +10,11 @@ enum SubjectRegion {
     /// 1 on the chosen region of `near` (≥ 0.5 is near; `width` × `height`), holes inside it filled, else 0.
     /// `seed` (normalised image coordinates) is a point on the subject, the face's centre; `reach` how far
     /// (normalised to the width) from it the region may start, for a seed that fell just off the mask.
-    static func select(_ near: [Float], width w: Int, height h: Int, seed: (x: Double, y: Double)?, reach: Double = 0.05) -> [Float] {
+    /// `others` are more people's points (the other faces): a part one of them lies on is joined to the region, so
+    /// two people side by side at the same distance are both the subject. They take no reach: a face beside the
+    /// subject but behind the cut (someone further back) must not pull in whatever near part lies next to it.
+    static func select(_ near: [Float], width w: Int, height h: Int, seed: (x: Double, y: Double)?,
+                       others: [(x: Double, y: Double)] = [], reach: Double = 0.05) -> [Float] {
         guard w > 0, h > 0, near.count == w * h else { return near }
         let (labels, sizes) = components(near.map { $0 >= 0.5 }, width: w, height: h)
         guard !sizes.isEmpty else { return [Float](repeating: 0, count: w * h) }
@@ -18,13 +22,21 @@ enum SubjectRegion {
         if let seed {
             chosen = nearestLabel(labels, width: w, height: h, to: seed, within: reach * Double(w), allowed: { _ in true })
         }
+        var joined = Set<Int>()
+        if chosen >= 0 {
+            for point in others {
+                // Within a pixel's half-diagonal of a pixel's centre: the point lies on that pixel.
+                let label = nearestLabel(labels, width: w, height: h, to: point, within: 0.75, allowed: { _ in true })
+                if label >= 0 { joined.insert(label) }
+            }
+        }
         if chosen < 0 {
             let large = Double(w * h) * largeShare
             let biggest = sizes.indices.max { sizes[$0] < sizes[$1] }!
             chosen = nearestLabel(labels, width: w, height: h, to: (0.5, 0.5), within: Double(w + h),
                                   allowed: { Double(sizes[$0]) >= large || $0 == biggest })
         }
-        var region = labels.map { $0 == chosen }
+        var region = labels.map { $0 == chosen || joined.contains(Int($0)) }
         fillHoles(&region, width: w, height: h)
         return region.map { $0 ? 1 : 0 }
     }

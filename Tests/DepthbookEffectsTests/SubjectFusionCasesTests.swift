@@ -1,0 +1,56 @@
+import DepthbookEngine
+import Testing
+@testable import DepthbookEffects
+
+/// What `SubjectFusion` makes of a group and of a held object, on hand-made planes where the answer is exact
+/// (issue 36: "a person holding an object: say what happens, and test it"). The matte decides the edge, depth
+/// decides which of the matte's regions are the subject.
+struct SubjectFusionCasesTests {
+    /// Rows of a plane: "#" 0.9 (a person in the matte, or near in depth), "." 0.
+    static func plane(_ rows: [String]) -> FloatPlane {
+        FloatPlane(width: rows[0].count, height: rows.count, channels: 1, samples: rows.flatMap { $0.map { $0 == "#" ? Float(0.9) : 0 } })
+    }
+
+    static func picture(_ samples: [Float]?, width: Int) -> [String] {
+        guard let samples else { return [] }
+        return stride(from: 0, to: samples.count, by: width).map { String(samples[$0..<($0 + width)].map { $0 >= 0.5 ? "#" : "." }) }
+    }
+
+    /// Two people the depth region takes in (side by side, as `SubjectRegion` joins them by their faces): both
+    /// stay; a third the network found further back, outside depth's region, goes.
+    @Test func aGroupDepthPutsInFrontStaysAndSomeoneBehindGoes() {
+        let matte = Self.plane(["##...##...##",
+                                "##...##...##",
+                                "##...##....."])
+        let region = Self.plane(["#######.....",
+                                 "#######.....",
+                                 "#######....."])
+        let fused = SubjectFusion.fuse(matte: matte, region: region)
+        #expect(Self.picture(fused, width: 12) == ["##...##.....",
+                                                   "##...##.....",
+                                                   "##...##....."])
+    }
+
+    /// A person holding a box out towards the camera: depth's near region takes in the box (nearer still), the
+    /// person matte does not. The subject is the person alone: the box is background to every effect (blurred by
+    /// depth of field, left behind by Marching).
+    /// Depth never adds to the matte's regions; it only chooses among them.
+    @Test func aHeldObjectOutsideThePersonMatteIsNotTheSubject() {
+        let matte = Self.plane(["..##....",
+                                "..##....",
+                                ".####...",
+                                ".####...",
+                                "..##...."])
+        let region = Self.plane(["..##....",
+                                 "..##....",
+                                 ".#######",
+                                 ".#######",
+                                 "..##...."])
+        let fused = SubjectFusion.fuse(matte: matte, region: region)
+        #expect(Self.picture(fused, width: 8) == ["..##....",
+                                                  "..##....",
+                                                  ".####...",
+                                                  ".####...",
+                                                  "..##...."])
+    }
+}
