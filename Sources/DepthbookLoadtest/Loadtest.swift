@@ -81,25 +81,12 @@ public struct Loadtest: Sendable {
         public var slowest_watcher_final_full_p95_ms: Double = 0
         public var watcher_updates_per_s: Double = 0
 
-        /// The report as one JSON line, keys in the order the issue lists them.
+        /// The report as one JSON line (keys sorted; `first_error` left out when nothing failed): readers parse
+        /// it, so its key order is no contract.
         public var jsonLine: String {
-            func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
-            return "{\"sessions\":\(sessions),\"changes\":\(changes),\"frames\":\(frames),\"p50_ms\":\(number(p50_ms)),"
-                + "\"p95_ms\":\(number(p95_ms)),\"max_ms\":\(number(max_ms)),\"dropped\":\(dropped),\"errors\":\(errors),"
-                + "\"server_rss_mb\":\(number(server_rss_mb)),\"first_error\":\(quoted(first_error)),"
-                + "\"final_cell\":\(quoted(final_cell)),\"final_full_p50_ms\":\(number(final_full_p50_ms)),"
-                + "\"final_full_p95_ms\":\(number(final_full_p95_ms)),\"final_full_max_ms\":\(number(final_full_max_ms)),"
-                + "\"final_updates_per_s\":\(number(final_updates_per_s)),\"final_max_gap_ms\":\(number(final_max_gap_ms)),"
-                + "\"photos\":\(photos),\"slowest_final_full_p95_ms\":\(number(slowest_final_full_p95_ms)),"
-                + "\"slowest_final_updates_per_s\":\(number(slowest_final_updates_per_s)),\"server_cpu_cores\":\(number(server_cpu_cores)),"
-                + "\"watchers\":\(watchers),\"watcher_final_full_p50_ms\":\(number(watcher_final_full_p50_ms)),"
-                + "\"watcher_final_full_p95_ms\":\(number(watcher_final_full_p95_ms)),"
-                + "\"slowest_watcher_final_full_p95_ms\":\(number(slowest_watcher_final_full_p95_ms)),"
-                + "\"watcher_updates_per_s\":\(number(watcher_updates_per_s))}"
-        }
-
-        private func quoted(_ text: String?) -> String {
-            guard let text, let data = try? JSONEncoder().encode(text) else { return "null" }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? encoder.encode(self) else { return "{}" }
             return String(decoding: data, as: UTF8.self)
         }
     }

@@ -7,7 +7,7 @@ import Foundation
 /// ThreadSanitizer never sees the lock and reports every access it guards as a race (two reports from a four-thread
 /// counter, none with this type). `NSLock` is a pthread mutex, which the sanitizer intercepts, so `make test`'s
 /// sanitizer run sees real races only. The cost is one allocation per lock, made once.
-public final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
@@ -22,3 +22,7 @@ public final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// Shared between threads only when what it guards may be: the lock keeps the accesses apart, not a value tied
+/// to one thread (a non-Sendable reference handed out of `withLock` would still be shared unguarded).
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -72,22 +72,7 @@ struct XMPWriter {
         }
     }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            default:
-                // XML 1.0 allows no control characters but tab, newline and carriage return.
-                if c.value < 0x20, c != "\t", c != "\n", c != "\r" { out += "&#xFFFD;" } else { out.unicodeScalars.append(c) }
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { XMLEscape.escaped(s) }
 }
 
 extension XMPProperty {

@@ -83,6 +83,17 @@ extension Filter {
     }
 }
 
+/// A filter of one input whose output is the same kind as it (a blur, a warp, a crop): the one `outputKind` they
+/// all had.
+public protocol OneInputFilter: Filter {}
+
+extension OneInputFilter {
+    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
+        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
+        return inputs[0]
+    }
+}
+
 /// A filter whose output pixel depends only on the same pixel of its inputs (colour, blend, threshold).
 ///
 /// The evaluator fuses chains of these: it runs the whole chain row by row over small scratch rows instead

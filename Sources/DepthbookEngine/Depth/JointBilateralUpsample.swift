@@ -110,7 +110,7 @@ public struct JointBilateralUpsample: Filter {
 ///
 /// The input is rendered at (output size × zoom) for the window only; the window is centred on the
 /// normalised point (x, y) and kept inside the frame.
-public struct ZoomCrop: Filter {
+public struct ZoomCrop: OneInputFilter {
     public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "zoomCrop", coreImageName: "CICrop + CIAffineTransform",
@@ -135,11 +135,6 @@ public struct ZoomCrop: Filter {
     }
 
     public var parameterKey: String { "z=\(zoom),x=\(x),y=\(y)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     /// The zoomed frame size and the window's offset in it.
     func window(_ size: PixelSize) -> (size: PixelSize, dx: Int, dy: Int) {

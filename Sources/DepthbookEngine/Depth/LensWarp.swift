@@ -11,7 +11,7 @@
 /// about the distortion centre just enough that every pixel reads inside the photo (the largest view without
 /// a border; `distort` undoes the same enlargement), `edge` repeats the nearest edge pixel, `black` leaves
 /// it black (the talk's look).
-public struct LensWarp: Filter {
+public struct LensWarp: OneInputFilter {
     public enum Direction: String, Sendable, CaseIterable {
         case correct
         case distort
@@ -79,11 +79,6 @@ public struct LensWarp: Filter {
     public var parameterKey: String {
         "\(direction.rawValue),s=\(strength),b=\(border.rawValue),c=\(model.center.x),\(model.center.y),ref=\(model.referenceSize.width)x\(model.referenceSize.height),"
             + "f=\(model.forward),i=\(String(describing: model.inverse))"
-    }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
     }
 
     public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {

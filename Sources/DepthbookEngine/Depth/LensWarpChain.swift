@@ -4,7 +4,7 @@
 /// its edges where `crop` already threw the photo away, so the round trip ends in the cropped frame's last pixels
 /// stretched along the edges. Chained, each output pixel follows both maps to the photo itself: the round trip
 /// returns the photo to within one bilinear sample, edges included, and is resampled once, not twice.
-public struct LensWarpChain: Filter {
+public struct LensWarpChain: OneInputFilter {
     public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "lensWarpChain", coreImageName: nil,
@@ -20,11 +20,6 @@ public struct LensWarpChain: Filter {
     }
 
     public var parameterKey: String { "inner=(\(inner.parameterKey)),outer=(\(outer.parameterKey))" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {
         [RenderTarget(size: target.size)]

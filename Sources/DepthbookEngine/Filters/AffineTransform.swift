@@ -3,7 +3,7 @@
 ///
 /// A point p of the input lands at (a·px + c·py + tx, b·px + d·py + ty) (CGAffineTransform's layout);
 /// each output pixel centre is mapped back through the inverse. The translation scales with the render.
-public struct AffineTransform: Filter {
+public struct AffineTransform: OneInputFilter {
     public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "affineTransform", coreImageName: "CIAffineTransform",
@@ -26,11 +26,6 @@ public struct AffineTransform: Filter {
     }
 
     public var parameterKey: String { "\(a),\(b),\(c),\(d),\(tx),\(ty)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     /// Input position (continuous, pixel centres at +0.5) of output position (x, y) at render scale `s`.
     func source(_ x: Double, _ y: Double, scale s: Double) -> (Double, Double) {

@@ -1,6 +1,6 @@
 /// Mean over a (2r + 1) × (2r + 1) square, edges clamped. Core Image: CIBoxBlur (whose inputRadius is this r).
 /// Separable, SIMD, O(r) additions per pixel.
-public struct BoxBlur: Filter {
+public struct BoxBlur: OneInputFilter {
     public static let info = FilterInfo(
         name: "boxBlur", coreImageName: "CIBoxBlur",
         summary: "Mean over a square window, frame edge clamped.",
@@ -15,11 +15,6 @@ public struct BoxBlur: Filter {
     }
 
     public var parameterKey: String { "r=\(radius)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     static func convolution(radius: Int) -> SeparableConvolution {
         let w = [Float](repeating: 1 / Float(2 * radius + 1), count: 2 * radius + 1)

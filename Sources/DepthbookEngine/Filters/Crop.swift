@@ -2,7 +2,7 @@
 ///
 /// The rectangle is clipped to the input; an empty result is refused when the node is built. Outside the
 /// frame nothing exists: every filter clamps to the frame's edge (Core Image's clampedToExtent behaviour).
-public struct Crop: Filter {
+public struct Crop: OneInputFilter {
     public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "crop", coreImageName: "CICrop",
@@ -25,11 +25,6 @@ public struct Crop: Filter {
     }
 
     public var parameterKey: String { "\(rect.x),\(rect.y),\(rect.width),\(rect.height)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     public func extent(inputs: [PixelSize]) -> PixelSize {
         rect.intersection(PixelRect(inputs.first ?? PixelSize(width: 0, height: 0))).size

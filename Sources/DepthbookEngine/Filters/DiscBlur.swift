@@ -4,7 +4,7 @@
 /// Each row of the input gets a prefix sum anchored at the frame's column 0, so a disc row span is two
 /// loads and a subtraction (2r + 1 spans per pixel, independent of the disc's area), and the result is the
 /// same for any region or band it is computed in.
-public struct DiscBlur: Filter {
+public struct DiscBlur: OneInputFilter {
     public static let info = FilterInfo(
         name: "discBlur", coreImageName: "CIDiscBlur",
         summary: "Mean over a flat disc (lens bokeh), edges clamped.",
@@ -21,11 +21,6 @@ public struct DiscBlur: Filter {
     }
 
     public var parameterKey: String { "r=\(radius)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     /// Half-widths of the disc's rows dy = −R...R, R = ⌊r⌋.
     static func halfWidths(radius r: Double) -> [Int] {

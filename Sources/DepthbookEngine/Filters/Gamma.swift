@@ -2,7 +2,7 @@ import func Foundation.powf
 
 /// out = in^power per channel (negative values keep their sign: −(|x|^power)); NaN stays NaN.
 /// Core Image: CIGammaAdjust.
-public struct Gamma: PointwiseFilter {
+public struct Gamma: PointwiseFilter, OneInputFilter {
     public static let info = FilterInfo(
         name: "gamma", coreImageName: "CIGammaAdjust",
         summary: "Raise every sample to a power (0.5 brightens, 2 darkens).",
@@ -18,11 +18,6 @@ public struct Gamma: PointwiseFilter {
     }
 
     public var parameterKey: String { "p=\(power)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     public func apply(inputs: [UnsafePointer<Float>], inputChannels: [Int], output: UnsafeMutablePointer<Float>,
                       outputChannels: Int, count: Int) {

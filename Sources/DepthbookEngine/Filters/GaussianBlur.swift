@@ -3,7 +3,7 @@
 /// The kernel is truncated at ±ceil(3σ) (OpenCV/SciPy's `truncate=3`). σ is in native pixels and scales
 /// with the render. Up to σ = 12 render pixels the kernel is exact (2·⌈3σ⌉ + 1 taps, SIMD, constant
 /// regions skipped); above, `PyramidGaussian` keeps the cost per pixel constant at a small approximation.
-public struct GaussianBlur: Filter {
+public struct GaussianBlur: OneInputFilter {
     public static let info = FilterInfo(
         name: "gaussianBlur", coreImageName: "CIGaussianBlur",
         summary: "Gaussian blur, kernel truncated at ±3σ, frame edge clamped.",
@@ -20,11 +20,6 @@ public struct GaussianBlur: Filter {
     }
 
     public var parameterKey: String { "sigma=\(sigma)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     func convolution(scale: Double) -> SeparableConvolution {
         let w = gaussianWeights(sigma: sigma * scale)

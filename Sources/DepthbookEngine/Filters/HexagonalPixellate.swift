@@ -3,7 +3,7 @@
 /// Cell centres form a triangular lattice through `center`: rows `scale`·√3/2 apart, centres `scale` apart
 /// in a row, odd rows shifted by half a cell; each pixel takes its nearest centre (so cells are hexagons)
 /// and reads the pixel there (clamped to the frame). Lengths are native pixels, scaled with the render.
-public struct HexagonalPixellate: Filter {
+public struct HexagonalPixellate: OneInputFilter {
     public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "hexagonalPixellate", coreImageName: "CIHexagonalPixellate",
@@ -28,11 +28,6 @@ public struct HexagonalPixellate: Filter {
     }
 
     public var parameterKey: String { "s=\(scale),c=\(centerX),\(centerY)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     /// The pixel holding the centre of the cell that contains pixel centre (x, y), at render scale `k`.
     func cellCentre(_ x: Double, _ y: Double, k: Double) -> (Int, Int) {

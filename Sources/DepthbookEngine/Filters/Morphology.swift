@@ -4,7 +4,7 @@
 ///
 /// Cost per pixel: constant in r for the square (separable running extremum); for the disc one running
 /// extremum per distinct row width, then 2r + 1 comparisons down the column.
-public struct Morphology: Filter {
+public struct Morphology: OneInputFilter {
     public enum Operation: String, Sendable, CaseIterable {
         case dilate, erode, open, close
     }
@@ -33,11 +33,6 @@ public struct Morphology: Filter {
     }
 
     public var parameterKey: String { "\(operation.rawValue),\(shape.rawValue),r=\(radius)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     var passes: [Bool] {  // true = max
         switch operation {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Mean of 2R + 1 bilinear samples along a line through each pixel (R = radius, step one pixel), edges
 /// clamped. Core Image: CIMotionBlur (inputRadius, inputAngle).
-public struct MotionBlur: Filter {
+public struct MotionBlur: OneInputFilter {
     public static let info = FilterInfo(
         name: "motionBlur", coreImageName: "CIMotionBlur",
         summary: "Blur along a direction, as if the camera moved during the exposure.",
@@ -24,11 +24,6 @@ public struct MotionBlur: Filter {
     }
 
     public var parameterKey: String { "r=\(radius),a=\(angle)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     func reach(_ scale: Double) -> Int { Int((radius * scale).rounded()) }
 

@@ -5,7 +5,7 @@
 /// 736-px preview is worked on at 368 px, not at the 140 px the photo's scale would give, whose pixels showed
 /// as steps along every edge. Reductions widen the kernel (area-like).
 /// Core Image: CILanczosScaleTransform / CIAffineTransform (scale part).
-public struct Resample: Filter {
+public struct Resample: OneInputFilter {
     public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
         name: "resample", coreImageName: "CILanczosScaleTransform",
@@ -26,11 +26,6 @@ public struct Resample: Filter {
     }
 
     public var parameterKey: String { "\(size.width)x\(size.height),\(method.rawValue)" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     public func extent(inputs: [PixelSize]) -> PixelSize { size }
 

@@ -2,7 +2,7 @@ import func Foundation.powf
 
 /// The sRGB transfer function (IEC 61966-2-1), per channel: encoded → linear light or back.
 /// Core Image: CISRGBToneCurveToLinear / CILinearToSRGBToneCurve. Negative values keep their sign.
-public struct SRGBTransfer: PointwiseFilter {
+public struct SRGBTransfer: PointwiseFilter, OneInputFilter {
     public static let info = FilterInfo(
         name: "srgbTransfer", coreImageName: "CISRGBToneCurveToLinear / CILinearToSRGBToneCurve",
         summary: "Convert sRGB-encoded values to linear light (toLinear) or linear light to sRGB encoding.")
@@ -14,11 +14,6 @@ public struct SRGBTransfer: PointwiseFilter {
     }
 
     public var parameterKey: String { toLinear ? "toLinear" : "toSRGB" }
-
-    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        guard inputs.count == 1 else { throw RenderError.badInputs(filter: Self.info.name, message: "expects one input") }
-        return inputs[0]
-    }
 
     @inline(__always)
     static func decode(_ v: Float) -> Float {
