@@ -6,7 +6,8 @@
 # Extra environment for a server: BEFORE_ENV / AFTER_ENV (e.g. AFTER_ENV="DEPTHBOOK_MODELS=/nonexistent" for a
 # server without the learned person matte); extra serve flags: BEFORE_FLAGS / AFTER_FLAGS (e.g. --notebooks DIR).
 set -euo pipefail
-before=$1 after=$2 rounds=${3:-2} photo=${4:-../shared/photos/pillow_heif__pug.heic}
+# Absolute paths: each server starts from its own checkout's folder (a relative binary path then named nothing).
+before=$(realpath "$1") after=$(realpath "$2") rounds=${3:-2} photo=${4:-../shared/photos/pillow_heif__pug.heic}
 port=${DEPTHBOOK_AB_PORT:-8510}
 photo=$(realpath "$photo")
 run() {  # label binary env flags loadtest-args...
