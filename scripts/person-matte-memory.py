@@ -50,6 +50,42 @@ def plain_photos(binary: str, count: int, folder: Path) -> list[bytes]:
     return photos
 
 
+def run(binary: str, count: int, budget_mb: int, folder: Path, emit=print, linger_s: float = 60) -> dict:
+    """Ten people (`count`) open their plain photos one after another and stay; returns the summary line:
+    the peak (VmHWM) and, after they all left and `linger_s` passed, the resident memory."""
+    photos = plain_photos(binary, count, folder)
+    os.environ["DEPTHBOOK_BIN"] = binary
+    server = start_server(folder / "data", "--memory-budget-mb", str(budget_mb))
+    pid = server.process.pid
+    clients = []
+    try:
+        for index, data in enumerate(photos):
+            status, uploaded = post(server, "/api/upload", data)
+            assert status == 200, uploaded
+            client = Client(server)
+            clients.append(client)
+            client.ok("hello", protocol=1)
+            client.ok("openNotebook", name="depth-of-field", timeout=300)
+            opened = client.ok("openPhoto", photo={"upload": uploaded["upload"]}, timeout=300)
+            started = time.monotonic()
+            if opened["photo"].get("coming"):
+                client.wait_event(lambda e: e.get("event") == "photo", "the photo with its matte", timeout=300)
+            matte_s = time.monotonic() - started
+            client.ok("preview", cell="preview", width=736, seq=1, timeout=300)
+            client.wait_frame("preview", 1, timeout=300, coarse=False)
+            emit({"photo": index + 1, "matte_wait_s": round(matte_s, 2),
+                  "rss_mb": round(status_mb(pid, "VmRSS")), "peak_mb": round(status_mb(pid, "VmHWM"))})
+        for client in clients:
+            client.close()
+        time.sleep(linger_s)
+        summary = {"photos": len(photos), "budget_mb": budget_mb, "peak_mb": round(status_mb(pid, "VmHWM")),
+                   f"rss_after_leaving_{linger_s:g}s_mb": round(status_mb(pid, "VmRSS"))}
+        emit(summary)
+        return summary
+    finally:
+        server.stop()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "depthbook"))
@@ -57,36 +93,7 @@ def main() -> int:
     parser.add_argument("--budget-mb", type=int, default=1024)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch)
-        photos = plain_photos(args.binary, args.photos, folder)
-        os.environ["DEPTHBOOK_BIN"] = args.binary
-        server = start_server(folder / "data", "--memory-budget-mb", str(args.budget_mb))
-        pid = server.process.pid
-        clients = []
-        try:
-            for index, data in enumerate(photos):
-                status, uploaded = post(server, "/api/upload", data)
-                assert status == 200, uploaded
-                client = Client(server)
-                clients.append(client)
-                client.ok("hello", protocol=1)
-                client.ok("openNotebook", name="depth-of-field", timeout=300)
-                opened = client.ok("openPhoto", photo={"upload": uploaded["upload"]}, timeout=300)
-                started = time.monotonic()
-                if opened["photo"].get("coming"):
-                    client.wait_event(lambda e: e.get("event") == "photo", "the photo with its matte", timeout=300)
-                matte_s = time.monotonic() - started
-                client.ok("preview", cell="preview", width=736, seq=1, timeout=300)
-                client.wait_frame("preview", 1, timeout=300, coarse=False)
-                print(json.dumps({"photo": index + 1, "matte_wait_s": round(matte_s, 2),
-                                  "rss_mb": round(status_mb(pid, "VmRSS")), "peak_mb": round(status_mb(pid, "VmHWM"))}), flush=True)
-            for client in clients:
-                client.close()
-            time.sleep(60)
-            print(json.dumps({"photos": len(photos), "budget_mb": args.budget_mb, "peak_mb": round(status_mb(pid, "VmHWM")),
-                              "rss_after_leaving_60s_mb": round(status_mb(pid, "VmRSS"))}), flush=True)
-        finally:
-            server.stop()
+        run(args.binary, args.photos, args.budget_mb, Path(scratch), emit=lambda line: print(json.dumps(line), flush=True))
     return 0
 
 

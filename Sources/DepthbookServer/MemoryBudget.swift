@@ -2,7 +2,8 @@
 /// where that memory lives: decoded photos (the photo cache, least recently used first, decoded again when
 /// needed), rendered intermediates (one LRU across every photo's cache), kept frames and unsent messages
 /// (per connection and session), and exports (one at a time per session, videos streamed frame by frame).
-/// The rest is the working memory of the renders running at once.
+/// The rest is the working memory of the renders running at once, and of the person matte's network, which
+/// runs on one of the render workers and borrows from the render caches what one render's share lacks.
 public struct MemoryBudget: Sendable, Equatable {
     public var totalBytes: Int
 
@@ -16,6 +17,16 @@ public struct MemoryBudget: Sendable, Equatable {
     public var cacheBytes: Int { totalBytes * 25 / 100 }
     /// The newest frame of each cell a session keeps to replay to a page that attaches.
     public var keptFramesBytesPerSession: Int { max(4 << 20, totalBytes / 128) }
+    /// The person matte network's working memory while it runs: `depthbook inspect --person-matte` peaks
+    /// 435–472 MB above `--no-person-matte` on the shared photos (VmHWM, /usr/bin/time), small or 12 MP alike:
+    /// the network always sees a 512-px image.
+    public static let personMatteBytes = 460 << 20
+    /// What the render caches give up while the network runs: its working memory less half the working share
+    /// (the network holds one of the two workers; the other renders in the other half).
+    public var personMatteRoomBytes: Int {
+        let working = totalBytes - photoBytes - cacheBytes
+        return min(cacheBytes, max(0, Self.personMatteBytes - working / 2))
+    }
     /// Messages waiting for a slow client; past this the client is cut off.
     public var outboxBytesPerConnection: Int { max(8 << 20, totalBytes / 32) }
 }

@@ -134,7 +134,8 @@ struct ServeCommand: ParsableCommand {
             logger.warning("no learned person matte, subjects come from depth alone: \(problem)")
         }
         let backend = try EffectsBackend(dataDirectory: config.dataDirectory, samplesDirectory: samples ?? env["DEPTHBOOK_SAMPLES"],
-                                         sharedCacheBytes: config.memoryBudget.cacheBytes, personMatter: personMatter)
+                                         sharedCacheBytes: config.memoryBudget.cacheBytes, personMatter: personMatter,
+                                         personMatteRoomBytes: config.memoryBudget.personMatteRoomBytes)
         let server: StudioServer
         do {
             server = try StudioServer(configuration: config, backend: backend, version: DepthbookVersion.string)

@@ -3,8 +3,11 @@ import Synchronization
 /// One byte budget shared by many render caches (one per open photo): when their entries together pass
 /// `limit`, the least recently used entry of all of them goes first, whichever cache holds it.
 public final class CacheBudget: Sendable {
+    /// The bytes the caches may hold when nothing has made room for other work.
     public let limit: Int
     private let clock = Atomic<UInt64>(0)
+    /// Room lent to work outside the caches (`withRoom`), taken off `limit` while it runs.
+    private let lent = Atomic<Int>(0)
     private let members = Locked<[ObjectIdentifier: WeakCache]>([:])
 
     private struct WeakCache: @unchecked Sendable {
@@ -32,12 +35,26 @@ public final class CacheBudget: Sendable {
     /// Bytes held by every cache of this budget.
     public var bytes: Int { caches.reduce(0) { $0 + $1.bytes } }
 
+    /// What the caches may hold now: `limit` less the room lent out.
+    public var currentLimit: Int { max(0, limit - lent.load(ordering: .relaxed)) }
+
+    /// Runs `body` with `bytes` of the caches' share lent to it: the oldest entries are evicted first so the
+    /// caches hold at most `limit - bytes`, and stay under that until `body` returns. For work whose memory
+    /// is not a cache entry but must fit the same budget (the person matte's network).
+    public func withRoom<T>(_ bytes: Int, _ body: () throws -> T) rethrows -> T {
+        let lending = max(0, bytes)
+        lent.add(lending, ordering: .relaxed)
+        defer { lent.subtract(lending, ordering: .relaxed) }
+        enforce()
+        return try body()
+    }
+
     /// Evicts the oldest entries across caches until the total is within the limit. Locks are taken one
     /// cache at a time, never together, so this cannot deadlock with a cache storing or looking up.
     func enforce() {
         while true {
             let all = caches
-            guard all.reduce(0, { $0 + $1.bytes }) > limit else { return }
+            guard all.reduce(0, { $0 + $1.bytes }) > currentLimit else { return }
             let oldest = all.compactMap { cache in cache.oldestUse.map { (cache, $0) } }.min { $0.1 < $1.1 }
             guard let (victim, _) = oldest, victim.evictOldest() else { return }
         }

@@ -17,12 +17,16 @@ public struct EffectsBackend: StudioBackend {
 
     /// The learned person matte's network, when its weights loaded; nil: subjects from depth alone.
     let personMatter: PersonMatter?
+    /// What the render caches give up while the network runs (`MemoryBudget.personMatteRoomBytes`).
+    let personMatteRoomBytes: Int
 
     /// `samplesDirectory` (default: `samples` in the data directory) may be shared by several servers: each
     /// sample is written whole under its final name, and one that is there is only read.
     public init(dataDirectory: String, samplesDirectory: String? = nil, cacheBytes: Int = 256 << 20,
-                sharedCacheBytes: Int = 384 << 20, personMatter: PersonMatter? = nil) throws {
+                sharedCacheBytes: Int = 384 << 20, personMatter: PersonMatter? = nil,
+                personMatteRoomBytes: Int = MemoryBudget().personMatteRoomBytes) throws {
         self.personMatter = personMatter
+        self.personMatteRoomBytes = personMatteRoomBytes
         self.cacheBytes = min(cacheBytes, sharedCacheBytes)
         cacheBudget = CacheBudget(limit: sharedCacheBytes)
         uploads = try UploadStore(directory: dataDirectory + "/uploads")
@@ -88,10 +92,12 @@ public struct EffectsBackend: StudioBackend {
     }
 
     /// `loaded` with its person matte (the network runs here, about a second for a 12 MP photo). When the
-    /// network fails the photo goes on without it and its subject keeps coming from depth.
+    /// network fails the photo goes on without it and its subject keeps coming from depth. The render caches
+    /// make room for the network's working memory first, so the server stays within its memory budget.
     public func withPersonMatte(_ loaded: LoadedPhoto) -> LoadedPhoto {
         guard loaded.awaitsPersonMatte, let matter = personMatter else { return ready(loaded.photo, as: loaded.reference) }
-        return ready((try? matter.withPersonMatte(loaded.photo)) ?? loaded.photo, as: loaded.reference)
+        let matted = cacheBudget.withRoom(personMatteRoomBytes) { try? matter.withPersonMatte(loaded.photo) }
+        return ready(matted ?? loaded.photo, as: loaded.reference)
     }
 
     private func ready(_ photo: Photo, as reference: PhotoReference, awaitsPersonMatte: Bool = false) -> LoadedPhoto {
