@@ -80,6 +80,28 @@ struct CatalogTests {
         }
     }
 
+    /// A bundled notebook states only what differs from the defaults (issue 37): a value equal to its parameter's
+    /// default is there only when leaving it out renders something else (a point or a percentile picked from the
+    /// photo when left out, an option read only when given). Checked by rendering each such cell both ways.
+    @Test func bundledNotebooksStateOnlyWhatDiffersFromTheDefaults() throws {
+        let photo = try S.sample("portrait", width: 96)
+        let renderer = NotebookRenderer(photo: photo)
+        var restated: [String] = []
+        for nb in try S.bundledNotebooks() {
+            for (index, cell) in nb.cells.enumerated() where cell.kind == .step {
+                let effect = try #require(EffectCatalog.effect(cell.effect ?? ""))
+                for parameter in effect.description.parameters where cell.params?[parameter.name] == parameter.defaultValue {
+                    var without = nb
+                    without.cells[index].params?[parameter.name] = nil
+                    let stated = try renderer.render(notebook: nb, cell: cell.id, request: CellRenderRequest(width: 48))
+                    let left = try renderer.render(notebook: without, cell: cell.id, request: CellRenderRequest(width: 48))
+                    if stated.image.samples == left.image.samples { restated.append("\(nb.name)/\(cell.id).\(parameter.name)") }
+                }
+            }
+        }
+        #expect(restated.isEmpty, "values that restate their default: \(restated.joined(separator: " "))")
+    }
+
     /// Every cell of every bundled notebook renders on the sample it opens on.
     @Test func everyBundledCellRendersOnThePortraitSample() throws {
         let photo = try S.sample("portrait", width: 96)
