@@ -4,6 +4,7 @@ watch link is offered with a QR code the page draws itself, and opening it in an
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -41,6 +42,14 @@ def big_screen(browser_factory):
     return browser_factory(1920, 1080, ("--screen-info={0,0 1920x1080}",))
 
 
+def held_still(driver, element) -> bool:
+    """Whether `element` stays where it is over a fifth of a second (layout and scrolling have settled)."""
+    where = "const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height];"
+    first = driver.execute_script(where, element)
+    time.sleep(0.2)
+    return first == driver.execute_script(where, element)
+
+
 def present(driver) -> None:
     driver.find_element(By.TAG_NAME, "body").send_keys("p")
     wait_for("presenter mode", lambda: "presenter" in driver.find_element(By.TAG_NAME, "body").get_attribute("class"))
@@ -76,11 +85,16 @@ def test_the_stage_fills_the_screen_and_follows_a_drag_upstream(depthbook_server
     # Drag the percentile slider, five cells above the result: the stage follows before the button is let go.
     control = slider(driver, mask, "percentile")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", control)
+    # The column still settles after presenter mode opens (its width follows the first stage frame's shape): on a
+    # busy machine the press once landed beside a slider that had just moved, and nothing was dragged.
+    wait_for("the slider to hold still", lambda: held_still(driver, control))
+    start_value = float(control.get_attribute("value"))
     drag = ActionChains(driver, duration=40)
     drag.click_and_hold(control)
     for _ in range(6):
         drag.move_by_offset(-10, 0).pause(0.25)
     drag.perform()
+    wait_for("the drag to move the slider", lambda: float(control.get_attribute("value")) != start_value)
     during = wait_for("the stage to follow the drag", lambda: (s if (s := stage(driver)) and s["seq"] > before["seq"] else None))
     on_screen = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth", control)
     screenshot(driver, artifacts_dir, "presenter-stage-drag")
