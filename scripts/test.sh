@@ -21,6 +21,15 @@ for selection in "--skip RenderSweepTests" "--filter RenderSweepTests"; do
     if ! swift test -c release -Xswiftc -enable-testing --skip-build $selection 2>&1 | tee "$swift_log"; then
         echo "---- failed Swift tests ----"
         grep -E -A6 "recorded an issue|✘ Test .* failed|error:" "$swift_log" | head -150
+        # A crash ends the process mid-run: say which tests were still running and where each thread was.
+        if grep -q "Program crashed" "$swift_log"; then
+            echo "---- tests started and never ended ----"
+            awk '/^◇ Test .* started\.$/ { sub(/^◇ Test /, ""); sub(/ started\.$/, ""); open[$0] = 1 }
+                 /^(✔|✘|➜) Test / { line = $0; sub(/^(✔|✘|➜) Test /, "", line); sub(/ (passed|failed|skipped).*$/, "", line); delete open[line] }
+                 END { for (name in open) print name }' "$swift_log" | sort | head -40
+            echo "---- the crash ----"
+            sed -n '/\*\*\* Program crashed/,/^Images/p' "$swift_log" | head -200
+        fi
         exit 1
     fi
 done
