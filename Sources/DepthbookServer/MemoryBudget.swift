@@ -3,7 +3,7 @@
 /// needed), rendered intermediates (one LRU across every photo's cache), kept frames and unsent messages
 /// (per connection and session), and exports (one at a time per session, videos streamed frame by frame).
 /// The rest is the working memory of the renders running at once, and of the person matte's network, which
-/// runs on one of the render workers and borrows from the render caches what one render's share lacks.
+/// runs on one of the render workers and borrows from the render caches what that worker's share lacks.
 public struct MemoryBudget: Sendable, Equatable {
     public var totalBytes: Int
 
@@ -21,11 +21,15 @@ public struct MemoryBudget: Sendable, Equatable {
     /// 435–472 MB above `--no-person-matte` on the shared photos (VmHWM, /usr/bin/time), small or 12 MP alike:
     /// the network always sees a 512-px image.
     public static let personMatteBytes = 460 << 20
-    /// What the render caches give up while the network runs: its working memory less half the working share
-    /// (the network holds one of the two workers; the other renders in the other half).
-    public var personMatteRoomBytes: Int {
-        let working = totalBytes - photoBytes - cacheBytes
-        return min(cacheBytes, max(0, Self.personMatteBytes - working / 2))
+    /// The working memory each of `renderWorkers` renders running at once may use: what is left after the
+    /// photos and the caches, shared evenly.
+    public func workingBytesPerRender(renderWorkers: Int) -> Int {
+        (totalBytes - photoBytes - cacheBytes) / max(1, renderWorkers)
+    }
+    /// What the render caches give up while the network runs on one of `renderWorkers` workers: its working
+    /// memory less that worker's share (the others keep theirs, and more workers leave each a smaller one).
+    public func personMatteRoomBytes(renderWorkers: Int) -> Int {
+        min(cacheBytes, max(0, Self.personMatteBytes - workingBytesPerRender(renderWorkers: renderWorkers)))
     }
     /// Messages waiting for a slow client; past this the client is cut off.
     public var outboxBytesPerConnection: Int { max(8 << 20, totalBytes / 32) }

@@ -135,7 +135,7 @@ struct ServeCommand: ParsableCommand {
         }
         let backend = try EffectsBackend(dataDirectory: config.dataDirectory, samplesDirectory: samples ?? env["DEPTHBOOK_SAMPLES"],
                                          sharedCacheBytes: config.memoryBudget.cacheBytes, personMatter: personMatter,
-                                         personMatteRoomBytes: config.memoryBudget.personMatteRoomBytes)
+                                         personMatteRoomBytes: config.memoryBudget.personMatteRoomBytes(renderWorkers: config.renderWorkers))
         let server: StudioServer
         do {
             server = try StudioServer(configuration: config, backend: backend, version: DepthbookVersion.string)

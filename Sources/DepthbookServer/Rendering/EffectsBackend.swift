@@ -24,7 +24,7 @@ public struct EffectsBackend: StudioBackend {
     /// sample is written whole under its final name, and one that is there is only read.
     public init(dataDirectory: String, samplesDirectory: String? = nil, cacheBytes: Int = 256 << 20,
                 sharedCacheBytes: Int = 384 << 20, personMatter: PersonMatter? = nil,
-                personMatteRoomBytes: Int = MemoryBudget().personMatteRoomBytes) throws {
+                personMatteRoomBytes: Int = MemoryBudget().personMatteRoomBytes(renderWorkers: ServerConfiguration().renderWorkers)) throws {
         self.personMatter = personMatter
         self.personMatteRoomBytes = personMatteRoomBytes
         self.cacheBytes = min(cacheBytes, sharedCacheBytes)
