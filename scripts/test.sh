@@ -24,8 +24,8 @@ for selection in "--skip RenderSweepTests" "--filter RenderSweepTests"; do
         # A crash ends the process mid-run: say which tests were still running and where each thread was.
         if grep -q "Program crashed" "$swift_log"; then
             echo "---- tests started and never ended ----"
-            awk '/^◇ Test .* started\.$/ { sub(/^◇ Test /, ""); sub(/ started\.$/, ""); open[$0] = 1 }
-                 /^(✔|✘|➜) Test / { line = $0; sub(/^(✔|✘|➜) Test /, "", line); sub(/ (passed|failed|skipped).*$/, "", line); delete open[line] }
+            awk '/^◇ Test .* started\.$/ && !/^◇ Test case passing/ { sub(/^◇ Test /, ""); sub(/ started\.$/, ""); open[$0] = 1 }
+                 /^(✔|✘|➜) Test / { line = $0; sub(/^(✔|✘|➜) Test /, "", line); sub(/ (with [0-9]+ test cases? )?(passed|failed|skipped).*$/, "", line); delete open[line] }
                  END { for (name in open) print name }' "$swift_log" | sort | head -40
             echo "---- the crash ----"
             sed -n '/\*\*\* Program crashed/,/^Images/p' "$swift_log" | head -200

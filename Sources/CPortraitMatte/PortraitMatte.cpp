@@ -9,15 +9,21 @@
 // handle keeps only the files' bytes (26 MB each), and each matte parses a network from them, runs it and frees
 // it: that costs about 0.25 s more per matte than a network kept from the last call (parsing is 25 ms; the rest
 // is the first run's allocation), measured 1.63 s against 1.32 s (medians of 6, 2 threads, a busy machine).
-// `keepNetworks` keeps each network after its first matte instead. Calls take turns (one lock per handle).
+// `keepNetworks` keeps each network after its first matte instead.
+//
+// Every OpenCV call runs on one thread of the process's own (`OpenCVThread`), which never ends: calls from every
+// handle take turns there.
 #include "CPortraitMatte.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -38,7 +44,7 @@ namespace {
 struct Model {
     std::vector<char> bytes;
     int width = 0, height = 0;
-    mutable cv::dnn::Net kept;  // with `keepNetworks`, once it has run; guarded by pm_matter::lock
+    mutable cv::dnn::Net kept;  // with `keepNetworks`, once it has run; only touched on the OpenCV thread
     bool loaded() const { return width > 0; }
 };
 
@@ -106,7 +112,6 @@ struct pm_matter {
     Model portrait;   // 512 wide, 672 high
     Model landscape;  // 672 wide, 512 high
     bool keepNetworks = false;
-    std::mutex lock;  // held while a network runs, and around `Model::kept`
 
     /// The model for a photo of this shape: its own orientation's when loaded, else the other.
     const Model &modelFor(int width, int height) const {
@@ -122,24 +127,62 @@ namespace {
 // network as fast as before.
 constexpr int kNetworkNiceness = 10;
 
-// Runs the network on a thread of its own at kNetworkNiceness and waits for it. OpenCV's worker threads (TBB's)
-// are started from the threads that ask for work, so they inherit the niceness too; the caller's thread (a render
-// pool worker, later running frames) keeps its own, as an unprivileged process could not take it back.
-cv::Mat forwardAtLowPriority(cv::dnn::Net &net) {
-    cv::Mat out;
-    std::exception_ptr failure;
-    std::thread worker([&] {
+/// The one thread that makes every OpenCV call in the process, at kNetworkNiceness, for as long as the process
+/// lives. OpenCV's parallel loops are oneTBB's here, and a thread that has used TBB and then ends can crash TBB's
+/// bookkeeping now and then (oneTBB issue #1758, a thread started for a parallel loop and ended): the Swift tests
+/// died with SIGSEGV inside libtbb when each matte ran the network on a thread made for it, and libdispatch ends
+/// its idle worker threads the same way. TBB's own workers are started from this thread, so they inherit its
+/// niceness; the callers' threads (render workers, later running frames) keep theirs.
+class OpenCVThread {
+public:
+    static OpenCVThread &shared() {
+        static OpenCVThread *const thread = new OpenCVThread();  // never destroyed: nothing may end its thread
+        return *thread;
+    }
+
+    /// Runs `job` on the thread and waits for it; what it throws is thrown here.
+    void run(const std::function<void()> &job) {
+        Task task{&job};
+        std::unique_lock<std::mutex> hold(lock);
+        queue.push_back(&task);
+        wake.notify_one();
+        finished.wait(hold, [&] { return task.done; });
+        hold.unlock();
+        if (task.failure) std::rethrow_exception(task.failure);
+    }
+
+private:
+    struct Task {
+        const std::function<void()> *job;
+        bool done = false;
+        std::exception_ptr failure;
+    };
+
+    std::mutex lock;
+    std::condition_variable wake, finished;
+    std::deque<Task *> queue;
+
+    OpenCVThread() { std::thread([this] { serve(); }).detach(); }
+
+    void serve() {
         setpriority(PRIO_PROCESS, 0, kNetworkNiceness);  // on Linux, `who` 0 is the calling thread
-        try {
-            out = net.forward();
-        } catch (...) {
-            failure = std::current_exception();
+        std::unique_lock<std::mutex> hold(lock);
+        for (;;) {
+            wake.wait(hold, [&] { return !queue.empty(); });
+            Task *task = queue.front();
+            queue.pop_front();
+            hold.unlock();
+            try {
+                (*task->job)();
+            } catch (...) {
+                task->failure = std::current_exception();
+            }
+            hold.lock();
+            task->done = true;
+            finished.notify_all();
         }
-    });
-    worker.join();
-    if (failure) std::rethrow_exception(failure);
-    return out;
-}
+    }
+};
 }  // namespace
 
 extern "C" pm_matter *pm_open(const char *portraitModelPath, const char *landscapeModelPath, int threads,
@@ -150,17 +193,19 @@ extern "C" pm_matter *pm_open(const char *portraitModelPath, const char *landsca
     }
     const char *current = portraitModelPath ? portraitModelPath : landscapeModelPath;
     try {
-        // OpenCV's settings are process-wide; nothing else in the process uses OpenCV. Its own log would print
-        // each failure a second time on stderr: the message goes back to the caller instead.
-        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
-        cv::setNumThreads(threads > 0 ? threads : 2);
         auto matter = std::make_unique<pm_matter>();
-        matter->keepNetworks = keepNetworks != 0;
-        if (portraitModelPath) load(matter->portrait, portraitModelPath, 512, 672);
-        if (landscapeModelPath) {
-            current = landscapeModelPath;
-            load(matter->landscape, landscapeModelPath, 672, 512);
-        }
+        OpenCVThread::shared().run([&] {
+            // OpenCV's settings are process-wide; nothing else in the process uses OpenCV. Its own log would print
+            // each failure a second time on stderr: the message goes back to the caller instead.
+            cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+            cv::setNumThreads(threads > 0 ? threads : 2);
+            matter->keepNetworks = keepNetworks != 0;
+            if (portraitModelPath) load(matter->portrait, portraitModelPath, 512, 672);
+            if (landscapeModelPath) {
+                current = landscapeModelPath;
+                load(matter->landscape, landscapeModelPath, 672, 512);
+            }
+        });
         return matter.release();
     } catch (const std::exception &e) {
         setError(error, errorSize, std::string("cannot load ") + current + ": " + e.what());
@@ -170,7 +215,14 @@ extern "C" pm_matter *pm_open(const char *portraitModelPath, const char *landsca
     return nullptr;
 }
 
-extern "C" void pm_close(pm_matter *matter) { delete matter; }
+extern "C" void pm_close(pm_matter *matter) {
+    if (!matter) return;
+    // A kept network is OpenCV's to free, on OpenCV's thread.
+    try {
+        OpenCVThread::shared().run([&] { delete matter; });
+    } catch (...) {
+    }
+}
 
 extern "C" int pm_matte_size(const pm_matter *matter, int width, int height, int *outWidth, int *outHeight) {
     if (!matter || width <= 0 || height <= 0) return -1;
@@ -179,6 +231,55 @@ extern "C" int pm_matte_size(const pm_matter *matter, int width, int height, int
     if (outHeight) *outHeight = size.height;
     return 0;
 }
+
+namespace {
+/// The matte of one photo (pm_matte's work, on the OpenCV thread).
+int matte(const pm_matter &matter, const uint8_t *pixels, int width, int height, int stride, int channels, float *alpha,
+          size_t capacity, int *outWidth, int *outHeight, char *error, size_t errorSize) {
+    const Model &model = matter.modelFor(width, height);
+    const cv::Size content = fitted(model, width, height);
+    if (capacity < size_t(content.width) * size_t(content.height)) {
+        setError(error, errorSize, "alpha buffer holds " + std::to_string(capacity) + " floats, needs " +
+                                       std::to_string(content.width * content.height));
+        return -1;
+    }
+
+    // Scale (an area average when shrinking, so no aliasing), drop a fourth byte, letterbox centred with the
+    // edge pixels repeated (a black border cost 0.002 of IoU against Apple's matte), then
+    // (x / 255 − 0.5) / 0.5 in R, G, B planes.
+    const cv::Mat photo(height, width, CV_8UC(channels), const_cast<uint8_t *>(pixels), size_t(stride));
+    cv::Mat scaled;
+    const bool shrinking = content.width < width || content.height < height;
+    cv::resize(photo, scaled, content, 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
+    if (channels == 4) cv::cvtColor(scaled, scaled, cv::COLOR_RGBA2RGB);
+    const int left = (model.width - content.width) / 2, top = (model.height - content.height) / 2;
+    cv::Mat boxed;
+    cv::copyMakeBorder(scaled, boxed, top, model.height - content.height - top, left,
+                       model.width - content.width - left, cv::BORDER_REPLICATE);
+    const cv::Mat blob = cv::dnn::blobFromImage(boxed, 1.0 / 127.5, cv::Size(), cv::Scalar(127.5, 127.5, 127.5),
+                                                /*swapRB*/ false, /*crop*/ false, CV_32F);
+
+    cv::dnn::Net net = !model.kept.empty() ? model.kept : parse(model);
+    if (matter.keepNetworks) model.kept = net;
+    net.setInput(blob);
+    const cv::Mat out = net.forward();
+    if (out.dims != 4 || out.size[0] != 1 || out.size[1] != 1 || out.size[2] != model.height ||
+        out.size[3] != model.width || out.type() != CV_32F) {
+        setError(error, errorSize, "the network's output is not 1x1x" + std::to_string(model.height) + "x" +
+                                       std::to_string(model.width));
+        return -1;
+    }
+    const float *plane = out.ptr<float>();
+    for (int y = 0; y < content.height; ++y) {
+        const float *row = plane + size_t(top + y) * model.width + left;
+        float *dst = alpha + size_t(y) * content.width;
+        for (int x = 0; x < content.width; ++x) dst[x] = std::clamp(row[x], 0.0f, 1.0f);
+    }
+    if (outWidth) *outWidth = content.width;
+    if (outHeight) *outHeight = content.height;
+    return 0;
+}
+}  // namespace
 
 extern "C" int pm_matte(pm_matter *matter, const uint8_t *pixels, int width, int height, int stride, int channels,
                         float *alpha, size_t capacity, int *outWidth, int *outHeight, char *error, size_t errorSize) {
@@ -192,49 +293,12 @@ extern "C" int pm_matte(pm_matter *matter, const uint8_t *pixels, int width, int
         return -1;
     }
     try {
-        const Model &model = matter->modelFor(width, height);
-        const cv::Size content = fitted(model, width, height);
-        if (capacity < size_t(content.width) * size_t(content.height)) {
-            setError(error, errorSize, "alpha buffer holds " + std::to_string(capacity) + " floats, needs " +
-                                           std::to_string(content.width * content.height));
-            return -1;
-        }
-
-        // Scale (an area average when shrinking, so no aliasing), drop a fourth byte, letterbox centred with the
-        // edge pixels repeated (a black border cost 0.002 of IoU against Apple's matte), then
-        // (x / 255 − 0.5) / 0.5 in R, G, B planes.
-        const cv::Mat photo(height, width, CV_8UC(channels), const_cast<uint8_t *>(pixels), size_t(stride));
-        cv::Mat scaled;
-        const bool shrinking = content.width < width || content.height < height;
-        cv::resize(photo, scaled, content, 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
-        if (channels == 4) cv::cvtColor(scaled, scaled, cv::COLOR_RGBA2RGB);
-        const int left = (model.width - content.width) / 2, top = (model.height - content.height) / 2;
-        cv::Mat boxed;
-        cv::copyMakeBorder(scaled, boxed, top, model.height - content.height - top, left,
-                           model.width - content.width - left, cv::BORDER_REPLICATE);
-        const cv::Mat blob = cv::dnn::blobFromImage(boxed, 1.0 / 127.5, cv::Size(), cv::Scalar(127.5, 127.5, 127.5),
-                                                    /*swapRB*/ false, /*crop*/ false, CV_32F);
-
-        std::lock_guard<std::mutex> hold(matter->lock);
-        cv::dnn::Net net = !model.kept.empty() ? model.kept : parse(model);
-        if (matter->keepNetworks) model.kept = net;
-        net.setInput(blob);
-        const cv::Mat out = forwardAtLowPriority(net);
-        if (out.dims != 4 || out.size[0] != 1 || out.size[1] != 1 || out.size[2] != model.height ||
-            out.size[3] != model.width || out.type() != CV_32F) {
-            setError(error, errorSize, "the network's output is not 1x1x" + std::to_string(model.height) + "x" +
-                                           std::to_string(model.width));
-            return -1;
-        }
-        const float *plane = out.ptr<float>();
-        for (int y = 0; y < content.height; ++y) {
-            const float *row = plane + size_t(top + y) * model.width + left;
-            float *dst = alpha + size_t(y) * content.width;
-            for (int x = 0; x < content.width; ++x) dst[x] = std::clamp(row[x], 0.0f, 1.0f);
-        }
-        if (outWidth) *outWidth = content.width;
-        if (outHeight) *outHeight = content.height;
-        return 0;
+        int status = -1;
+        OpenCVThread::shared().run([&] {
+            status = matte(*matter, pixels, width, height, stride, channels, alpha, capacity, outWidth, outHeight, error,
+                           errorSize);
+        });
+        return status;
     } catch (const std::exception &e) {
         setError(error, errorSize, e.what());
     } catch (...) {

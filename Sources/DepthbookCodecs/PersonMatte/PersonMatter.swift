@@ -11,7 +11,7 @@ public struct PersonMatteError: Error, Sendable, Equatable, CustomStringConverti
 
 /// MODNet, a portrait matting network, over the `CPortraitMatte` shim: one loaded pair of networks (portrait
 /// and landscape input shapes) that mattes any number of photos. Safe to share between threads: the shim
-/// makes calls on one handle take turns for the network.
+/// makes every OpenCV call on one thread of its own, where calls take turns.
 public final class PersonMatter: @unchecked Sendable {
     /// The files `scripts/install-models.sh` writes, by the shape they were made for.
     public static let portraitFile = "modnet-portrait.onnx"
