@@ -1,5 +1,6 @@
 import DepthbookCodecs
 import DepthbookEngine
+import DepthbookSync
 import DepthbookTestSupport
 import Foundation
 import Testing
@@ -105,6 +106,29 @@ struct PersonMatteTests {
         #expect(row == [0.9, 0.9, 0.9, 0.3, 0, 0, 0, 0])
         // Depth agreeing with nothing: no fusion (the effects fall back to depth alone).
         #expect(SubjectFusion.fuse(matte: matte, region: FloatPlane(width: 4, height: 2, channels: 1, repeating: 0)) == nil)
+    }
+
+    /// Mattes asked for at once, from several threads and two handles, are the ones asked for one at a time: the
+    /// shim runs every OpenCV call on its one thread, in turn (a thread per matte crashed inside oneTBB).
+    @Test func mattesAskedForAtOnceAreTheOnesAskedForInTurn() throws {
+        let images = try ["pillow_heif__pug.heic", "fidmaa-portrait-analyser__jpeg_depth_data.jpg"].map {
+            try PhotoReader.read(contentsOf: SharedPhotos.path($0)).image
+        }
+        #expect(images[0].width > images[0].height && images[1].width < images[1].height, "one of each orientation")
+        let matters = [try Self.matter(), try Self.matter()]
+        let alone = try images.map { try matters[0].matte(of: $0) }
+        let together = Locked<[Int: FloatPlane]>([:])
+        DispatchQueue.concurrentPerform(iterations: 4) { k in
+            if let matte = try? matters[k % 2].matte(of: images[k / 2]) { together.withLock { $0[k] = matte } }
+        }
+        for k in 0..<4 {
+            let matte = try #require(together.withLock { $0[k] }, "matte \(k) failed")
+            let reference = alone[k / 2]
+            #expect(matte.width == reference.width && matte.height == reference.height)
+            let worst = zip(matte.samples, reference.samples).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst <= 1e-5, "matte \(k) differs from its serial one by up to \(worst)")
+        }
+        #expect(matters[0].inferences + matters[1].inferences == 6)
     }
 
     /// Missing or corrupt weights: a message that names the file and what to do; the photo's effects still render
