@@ -42,16 +42,22 @@ struct SubjectEdgeTests {
         var depthOnly = delivered
         depthOnly.personMatte = nil
         let before = try errors(depthOnly)
-        print("subject-edge \(file) resized=\(String(format: "%.4f", fused.resized)) (depth alone \(String(format: "%.4f", before.resized)))"
+        // The network's own matte beside them, and how much of the band's error lies where Apple's matte keeps what
+        // the network calls background (on the HEIC, a wing of the chair behind the head, matted at 0.3–0.7).
+        let network = try S.floats(delivered, notebook, "photo.personMatte", width: Self.width)
+        let resized = try S.floats(delivered, notebook, "resized", width: Self.width)
+        let networkAlone = MatteAgreementTests.edgeError(network, matte: matte, band: band)
+        let disputed = MatteAgreementTests.edgeError(resized, matte: matte, band: band, only: { i in matte.samples[i] > 0.05 && network.samples[i] < 0.05 })
+        print("subject-edge \(file) resized=\(String(format: "%.4f", fused.resized)) (depth alone \(String(format: "%.4f", before.resized)),"
+            + " network alone \(String(format: "%.4f", networkAlone)), of it where Apple's matte keeps the network's background \(String(format: "%.4f", disputed)))"
             + " feathered=\(String(format: "%.4f", fused.feathered)) (depth alone \(String(format: "%.4f", before.feathered)))")
-        // Issue 36's targets, not met yet (measured: JPEG resized 0.112, feathered 0.085; HEIC resized 0.151, feathered
-        // 0.062): the fused subject's edge after EdgeFit is itself about 0.1 off Apple's matte, and the HEIC's matte is
-        // soft over a third of the band. What was bought is held below: never worse than depth alone.
-        withKnownIssue("the learned subject's fitted edge is about 0.1 off Apple's matte (issue 36, item 2): deterministic, so a fix shows as the known issue not occurring") {
-            #expect(fused.resized <= 0.11, "\(file): the resized mask is \(fused.resized) off the matte near its edge")
-            #expect(fused.feathered <= 0.08, "\(file): the feathered mask is \(fused.feathered) off the feathered matte near its edge")
-        }
+        #expect(fused.feathered <= 0.08, "\(file): the feathered mask is \(fused.feathered) off the feathered matte near its edge")
         #expect(fused.resized < before.resized && fused.feathered < before.feathered, "\(file): no better than depth alone")
+        // Issue 36's 0.11 holds on the JPEG. On the HEIC Apple's matte takes in a wing of the chair that the network
+        // (rightly) leaves out: the network's own matte scores 0.134 there, so no fit of it can reach 0.11.
+        withKnownIssue("on the HEIC Apple's matte keeps part of the chair, which the network leaves out (issue 36)") {
+            #expect(fused.resized <= 0.11, "\(file): the resized mask is \(fused.resized) off the matte near its edge")
+        } when: { file.hasSuffix(".heic") }
     }
 
     /// Marching on the pug (rear camera, no portrait matte): what is copied is the dog, and the bed, which depth

@@ -29,7 +29,7 @@ enum SubjectPlane {
     /// The subject mask at the image's size, its edges on the photo's: the learned person matte's regions that
     /// depth agrees are the subject (`SubjectFusion`) when there are any, else the region from depth.
     static func mask(_ c: EffectContext) throws -> Node {
-        if let fused = try SubjectFusion.fused(c) { return try EdgeFit.fitted(fused, c) }
+        if let fused = try SubjectFusion.fused(c) { return try EdgeFit.fittedLearned(fused, c) }
         return try EdgeFit.fitted(try region(c), c)
     }
 
