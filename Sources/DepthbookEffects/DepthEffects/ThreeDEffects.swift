@@ -40,7 +40,11 @@ struct DollyZoomEffect: Effect {
         let zoom = try DollyZoom(dolly: p[Self.dolly], focalDepth: focal, focalLength: (k.fx + k.fy) / 2, cx: k.cx, cy: k.cy,
                                  frame: DollyZoom.Frame(rawValue: frame) ?? .fill,
                                  uncovered: DollyZoom.Uncovered(rawValue: p[Self.uncovered]) ?? .fill, step: p.int(Self.meshStep))
-        return BuiltNode(try Node(zoom, [image, depth]), role: .image, marker: focal, chosen: picked)
+        // What the subject uncovers is the photo's own background behind its edge (kept while the camera moves).
+        let inputs = zoom.uncovered == .fill
+            ? [image, depth, try Node(BackgroundPlate(layer: .colour), [image, depth]), try Node(BackgroundPlate(layer: .depth), [depth])]
+            : [image, depth]
+        return BuiltNode(try Node(zoom, inputs), role: .image, marker: focal, chosen: picked)
     }
 }
 

@@ -23,7 +23,9 @@ enum DollyFill {
     /// from the covered ones: gaps the subject uncovered from what lies farthest around them (the background
     /// behind it), the view past the photo's edges (`pastEdges`) from whatever is nearest, as the photo would
     /// continue there (a shoulder the frame cuts, when the camera pulls back). `keepBlack` pixels stay black.
-    static func filled(_ drawn: MeshRasterizer.Result, channels ch: Int, size: PixelSize, pastEdges: [Bool]?, keepBlack: [Bool]?) -> PixelBuffer {
+    /// Gaps inside the frame that `behind` (the background plate, drawn by the same camera) covers show it.
+    static func filled(_ drawn: MeshRasterizer.Result, channels ch: Int, size: PixelSize, pastEdges: [Bool]?, keepBlack: [Bool]?,
+                       behind: MeshRasterizer.Result? = nil) -> PixelBuffer {
         let n = size.width * size.height, sc = ch + 1
         let source = drawn.buffer.samples, covered = drawn.covered
         var farthest: Float = 0
@@ -50,6 +52,10 @@ enum DollyFill {
         }
         return PixelBuffer(region: PixelRect(size), channels: ch) { out in
             for i in 0..<n {
+                if !covered[i], pastEdges?[i] != true, let behind, behind.covered[i] {
+                    for k in 0..<ch { out[i * ch + k] = behind.buffer.samples[i * ch + k] }
+                    continue
+                }
                 let fill = fromNearest != nil && pastEdges?[i] == true ? fromNearest! : fromBehind
                 for k in 0..<ch {
                     out[i * ch + k] = covered[i] ? source[i * sc + k] : (keepBlack?[i] == true ? 0 : fill[i * ch + k])

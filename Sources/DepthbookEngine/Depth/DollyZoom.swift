@@ -12,7 +12,8 @@
 /// What the photo never saw comes in two kinds, each handled its own way (`Frame`, `Uncovered`). Beyond the
 /// frame: the photo extended past its edges (its mirror image, warped with it), the largest clean rectangle
 /// scaled back to the frame, black (the talk), or the edge pixels stretched. Uncovered by the subject (behind a
-/// foreground edge): filled from the background around the gap (push-pull weighted towards the far side),
+/// foreground edge): the photo's background behind the edge drawn by the same camera (`BackgroundPlate`, when
+/// given), else filled from the background around the gap (push-pull weighted towards the far side),
 /// stretched from the edge (the talk: torn triangles kept), or black (torn triangles dropped).
 public struct DollyZoom: Filter {
     public static let placement = PixelPlacement.moved
@@ -98,15 +99,17 @@ public struct DollyZoom: Filter {
         "t=\(dolly),zf=\(focalDepth),f=\(focalLength),c=\(cx),\(cy),frame=\(frame.rawValue),uncovered=\(uncovered.rawValue),step=\(step),tear=\(tear)"
     }
 
+    /// Inputs: the image and its depth, and optionally what lies behind their near edges (`BackgroundPlate`'s
+    /// colour and depth), which the uncovered gaps then show.
     public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
-        try expect(inputs, [.image, .plane])
+        try expect(inputs, inputs.count == 4 ? [.image, .plane, .image, .plane] : [.image, .plane])
         return .image
     }
 
     public func rendersWholeFrame(for target: RenderTarget, extent: PixelSize) -> Bool { true }
 
     public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {
-        [RenderTarget(size: target.size), RenderTarget(size: target.size)]
+        inputExtents.map { _ in RenderTarget(size: target.size) }
     }
 
     /// The largest share of the distance to the nearest depth the camera travels towards the scene.
@@ -148,8 +151,17 @@ public struct DollyZoom: Filter {
         try context.checkCancelled()
         // Past the edges of a black frame stays black (the talk's look); only what the subject uncovered is filled.
         let pastEdges = DollyFill.borderConnected(drawn.covered, size: size)
+        // What the subject uncovered, seen on the plate behind it, drawn by the same camera.
+        var behind: MeshRasterizer.Result? = nil
+        if uncovered == .fill, inputs.count == 4, let plateFar = DepthPlaneFill.largestValid(inputs[3].samples, positive: true) {
+            let plateDepth = PixelBuffer(region: inputs[3].region, channels: 1,
+                                         samples: DepthPlaneFill.filled(inputs[3].samples, with: plateFar, positive: true))
+            let plateMesh = geometry.mesh(depth: plateDepth, skirt: skirt, margins: margins, mirrored: extended, far: plateFar, tears: tears)
+            behind = MeshRasterizer.draw(plateMesh, source: inputs[2], size: size, clampTexture: image.region, context: context)
+            try context.checkCancelled()
+        }
         var result = DollyFill.filled(drawn, channels: image.channels, size: size, pastEdges: pastEdges,
-                                      keepBlack: frame == .black ? pastEdges : nil)
+                                      keepBlack: frame == .black ? pastEdges : nil, behind: behind)
         if frame == .crop {
             // Where the photo itself (not its extension) lands, gaps bridged: the rectangle keeps clear of what
             // lies outside the photo, not of what the subject uncovered (that is filled).
