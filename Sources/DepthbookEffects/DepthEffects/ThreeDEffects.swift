@@ -41,9 +41,11 @@ struct DollyZoomEffect: Effect {
                                  frame: DollyZoom.Frame(rawValue: frame) ?? .fill,
                                  uncovered: DollyZoom.Uncovered(rawValue: p[Self.uncovered]) ?? .fill, step: p.int(Self.meshStep))
         // What the subject uncovers is the photo's own background behind its edge (kept while the camera moves).
-        let inputs = zoom.uncovered == .fill
-            ? [image, depth, try Node(BackgroundPlate(layer: .colour), [image, depth]), try Node(BackgroundPlate(layer: .depth), [depth])]
-            : [image, depth]
+        var inputs = [image, depth]
+        if zoom.uncovered == .fill {
+            let subject = c.photo.matte(.portraitEffectsMatte) != nil ? try Primitives.photo(c, .matte(.portraitEffectsMatte)) : try SubjectPlane.mask(c)
+            inputs += [try Node(BackgroundPlate(layer: .colour), [image, depth, subject]), try Node(BackgroundPlate(layer: .depth), [depth, subject])]
+        }
         return BuiltNode(try Node(zoom, inputs), role: .image, marker: focal, chosen: picked)
     }
 }
