@@ -4,7 +4,8 @@ import DepthbookEngine
 /// Dolly zoom (2017): a triangle mesh over the photo displaced by depth, a virtual camera that dollies
 /// while its field of view keeps the tapped focal plane the same size, z-buffered. What the photo never saw is
 /// never left black unless asked: past its edges the photo is extended (or the view cropped), and what the
-/// subject uncovers is filled from the background around it. The talk's look (black edges, stretched gaps) is
+/// subject uncovers shows the background behind its edge (`BackgroundPlate`: the background's own texture,
+/// copied once per photo and size). The talk's look (black edges, stretched gaps) is
 /// a choice of each.
 struct DollyZoomEffect: Effect {
     static let dolly = Param.number("dolly", "Dolly", -0.9...0.9, default: 0.3, step: 0.01,
@@ -15,7 +16,7 @@ struct DollyZoomEffect: Effect {
     static let edges = Param.choice("edges", "Beyond the frame (before frame)", ["black", "stretch"], default: "black",
             doc: "Read only when frame is not set, for notebooks saved before it: black or stretch.")
     static let uncovered = Param.choice("uncovered", "Uncovered areas", DollyZoom.Uncovered.allCases.map(\.rawValue), default: "fill",
-            doc: "fill: what the subject hid is filled from the background around it; stretch: smeared from its edge (the talk); black: left black.")
+            doc: "fill: what the subject hid shows the background behind its edge, its own texture copied from around it; stretch: smeared from its edge (the talk); black: left black.")
     static let meshStep = Param.number("meshStep", "Mesh step", 1...8, default: 2, step: 1, unit: "px", doc: "Triangle size in output pixels.")
     static let description = EffectDescription(
         id: "dollyZoom", title: "Dolly zoom",
