@@ -64,6 +64,31 @@ enum DollyFill {
         }
     }
 
+    /// Drops the plate's cells that draw what the photo's own mesh draws (no corner's depth replaced, nor a
+    /// neighbouring cell's): only the band the plate replaced can show through a gap, and drawing the rest
+    /// doubled the zoom's drawing time. Both meshes are on the same grid.
+    static func keepReplaced(_ plate: inout WarpMesh, comparedWith photo: WarpMesh) {
+        let c = plate.columns, cells = (plate.columns - 1) * (plate.rows - 1)
+        guard plate.columns == photo.columns, plate.rows == photo.rows, cells > 0 else { return }
+        var replaced = [Bool](repeating: false, count: cells)
+        for j in 0..<(plate.rows - 1) {
+            for i in 0..<(c - 1) {
+                let k = j * c + i
+                // Within 1 %: a plate made at another size and resampled differs a little everywhere.
+                replaced[j * (c - 1) + i] = [k, k + 1, k + c, k + c + 1].contains { abs(plate.z[$0] - photo.z[$0]) > 0.01 * abs(photo.z[$0]) }
+            }
+        }
+        for j in 0..<(plate.rows - 1) {
+            for i in 0..<(c - 1) where !plate.droppedCells[j * (c - 1) + i] {
+                var near = false
+                for jj in max(0, j - 1)...min(plate.rows - 2, j + 1) {
+                    for ii in max(0, i - 1)...min(c - 2, i + 1) where replaced[jj * (c - 1) + ii] { near = true }
+                }
+                if !near { plate.droppedCells[j * (c - 1) + i] = true }
+            }
+        }
+    }
+
     /// The largest rectangle of the frame's shape holding no `outside` pixel, centred on `centre` as far as the
     /// frame allows (found by bisection on its size over a summed-area table); the whole frame when nothing is
     /// outside, a tenth of it at the least.

@@ -109,7 +109,18 @@ public struct DollyZoom: Filter {
     public func rendersWholeFrame(for target: RenderTarget, extent: PixelSize) -> Bool { true }
 
     public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {
-        inputExtents.map { _ in RenderTarget(size: target.size) }
+        let plate = RenderTarget(size: Self.plateSize(for: target.size, extent: extent))
+        return inputExtents.indices.map { $0 < 2 ? RenderTarget(size: target.size) : plate }
+    }
+
+    /// The background plate is made at one size for every preview up to `plateWidth` (the coarse pass of a
+    /// drag reads the plate the first full frame made, instead of making its own), at the target's above it.
+    public static let plateWidth = 736
+
+    static func plateSize(for size: PixelSize, extent: PixelSize) -> PixelSize {
+        let width = max(size.width, min(plateWidth, extent.width))
+        guard width != size.width else { return size }
+        return PixelSize(width: width, height: max(1, Int((Double(size.height) * Double(width) / Double(max(1, size.width))).rounded())))
     }
 
     /// The largest share of the distance to the nearest depth the camera travels towards the scene.
@@ -154,10 +165,14 @@ public struct DollyZoom: Filter {
         // What the subject uncovered, seen on the plate behind it, drawn by the same camera.
         var behind: MeshRasterizer.Result? = nil
         if uncovered == .fill, inputs.count == 4, let plateFar = DepthPlaneFill.largestValid(inputs[3].samples, positive: true) {
-            let plateDepth = PixelBuffer(region: inputs[3].region, channels: 1,
-                                         samples: DepthPlaneFill.filled(inputs[3].samples, with: plateFar, positive: true))
-            let plateMesh = geometry.mesh(depth: plateDepth, skirt: skirt, margins: margins, mirrored: extended, far: plateFar, tears: tears)
-            behind = MeshRasterizer.draw(plateMesh, source: inputs[2], size: size, clampTexture: image.region, context: context)
+            let whole = (x: 0.0, y: 0.0, width: Double(inputs[2].region.width), height: Double(inputs[2].region.height))
+            let plateDepth = DollyFill.scaled(PixelBuffer(region: inputs[3].region, channels: 1,
+                                                          samples: DepthPlaneFill.filled(inputs[3].samples, with: plateFar, positive: true)),
+                                              from: whole, to: size)
+            let plateColour = DollyFill.scaled(inputs[2], from: whole, to: size)
+            var plateMesh = geometry.mesh(depth: plateDepth, skirt: skirt, margins: margins, mirrored: extended, far: plateFar, tears: tears)
+            DollyFill.keepReplaced(&plateMesh, comparedWith: mesh)
+            behind = MeshRasterizer.draw(plateMesh, source: plateColour, size: size, clampTexture: image.region, context: context)
             try context.checkCancelled()
         }
         var result = DollyFill.filled(drawn, channels: image.channels, size: size, pastEdges: pastEdges,
