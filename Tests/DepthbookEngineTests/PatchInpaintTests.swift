@@ -15,13 +15,13 @@ struct PatchInpaintTests {
         (0..<(w * h)).map { i in (lo..<hi).contains(i % w) && (lo..<hi).contains(i / w) }
     }
 
-    @Test func aPeriodicTextureIsCopiedBackWherePushPullAveragesIt() {
+    @Test func aPeriodicTextureIsCopiedBackWherePushPullAveragesIt() throws {
         let w = 96, h = 96
         let truth = Self.stripes(width: w, height: h)
         let hole = Self.square(width: w, height: h, from: 36, to: 60)
         var damaged = truth
         for i in 0..<(w * h) where hole[i] { for k in 0..<3 { damaged.samples[i * 3 + k] = 0 } }
-        let filled = PatchInpaint.filled(damaged, hole: hole, source: hole.map { !$0 })
+        let filled = try PatchInpaint.filled(damaged, hole: hole, source: hole.map { !$0 })
         var weights = [Float](repeating: 1, count: w * h)
         for i in 0..<(w * h) where hole[i] { weights[i] = 0 }
         let averaged = PushPull.fill(colors: damaged.samples, weights: weights, channels: 3, width: w, height: h)
@@ -38,28 +38,28 @@ struct PatchInpaintTests {
         for i in 0..<(w * h) where !hole[i] { #expect(filled.samples[i * 3] == truth.samples[i * 3]) }
     }
 
-    @Test func whatIsNotASourceNeverAppears() {
+    @Test func whatIsNotASourceNeverAppears() throws {
         let w = 64, h = 64
         var image = Self.stripes(width: w, height: h)
         // A red block beside the hole that is not a source: the subject in front.
         let red = Self.square(width: w, height: h, from: 8, to: 24)
         for i in 0..<(w * h) where red[i] { image.samples[i * 3] = 1; image.samples[i * 3 + 1] = 0; image.samples[i * 3 + 2] = 0 }
         let hole = Self.square(width: w, height: h, from: 24, to: 40)
-        let filled = PatchInpaint.filled(image, hole: hole, source: (0..<(w * h)).map { !hole[$0] && !red[$0] })
+        let filled = try PatchInpaint.filled(image, hole: hole, source: (0..<(w * h)).map { !hole[$0] && !red[$0] })
         var reddest: Float = 0
         for i in 0..<(w * h) where hole[i] { reddest = max(reddest, filled.samples[i * 3] - filled.samples[i * 3 + 1]) }
         // The stripes' own red excess is 0.1 at most.
         #expect(reddest <= 0.1 + 1e-5, "red from the block reached the hole (\(reddest))")
     }
 
-    @Test func nothingToFillAndNoSourceToFillFrom() {
+    @Test func nothingToFillAndNoSourceToFillFrom() throws {
         let w = 16, h = 16
         let image = Self.stripes(width: w, height: h)
         let none = [Bool](repeating: false, count: w * h)
-        #expect(PatchInpaint.filled(image, hole: none, source: none.map { !$0 }).samples == image.samples)
+        #expect(try PatchInpaint.filled(image, hole: none, source: none.map { !$0 }).samples == image.samples)
         // The whole frame but a thin border is a hole: no 5×5 patch of source exists, push-pull fills it.
         let hole = Self.square(width: w, height: h, from: 1, to: 15)
-        let filled = PatchInpaint.filled(image, hole: hole, source: hole.map { !$0 })
+        let filled = try PatchInpaint.filled(image, hole: hole, source: hole.map { !$0 })
         #expect(filled.samples.allSatisfy { $0.isFinite && $0 >= 0.2 - 1e-5 && $0 <= 0.9 + 1e-5 })
     }
 
@@ -90,5 +90,35 @@ struct PatchInpaintTests {
             #expect(source[i] == (!nearBand && toFront[i] > 2), "pixel \(i % w),\(i / w)")
         }
         #expect(hole.contains(true) && !hole[cy * w + cx], "the subject's middle stays")
+    }
+}
+
+/// What the dolly zoom asks of the plate: one size for every preview up to 736 px, the target's above, never
+/// wider than 1024; and a fill that stops when the render is cancelled.
+struct BackgroundPlateSizeTests {
+    struct Cancelled: Error {}
+
+    @Test func onePlateForThePreviewsAndABoundAboveThem() {
+        let photo = PixelSize(width: 3024, height: 4032)
+        func width(_ w: Int, extent: PixelSize = photo) -> Int {
+            DollyZoom.plateSize(for: PixelSize(width: w, height: w * 4 / 3), extent: extent).width
+        }
+        #expect(width(184) == 736 && width(368) == 736 && width(736) == 736)
+        #expect(width(1000) == 1000 && width(1024) == 1024 && width(3024) == 1024)
+        #expect(width(200, extent: PixelSize(width: 500, height: 400)) == 500, "a small photo's plate at its own width")
+        #expect(DollyZoom.plateSize(for: PixelSize(width: 368, height: 491), extent: photo) == PixelSize(width: 736, height: 982))
+    }
+
+    @Test func theFillStopsWhenCancelled() {
+        let w = 64, h = 64
+        let hole = PatchInpaintTests.square(width: w, height: h, from: 20, to: 44)
+        var calls = 0
+        #expect(throws: Cancelled.self) {
+            _ = try PatchInpaint.filled(PatchInpaintTests.stripes(width: w, height: h), hole: hole, source: hole.map { !$0 }) {
+                calls += 1
+                if calls == 2 { throw Cancelled() }
+            }
+        }
+        #expect(calls == 2, "stopped at the second pass")
     }
 }

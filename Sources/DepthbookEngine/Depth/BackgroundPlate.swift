@@ -65,7 +65,7 @@ public struct BackgroundPlate: Filter {
             let out = depth.indices.map { hole[$0] ? behind[$0] : depth[$0] }
             return PixelBuffer(region: PixelRect(size), channels: 1, samples: out).cropped(to: request.region)
         case .colour:
-            return PatchInpaint.filled(inputs[0], hole: hole, source: source).cropped(to: request.region)
+            return try PatchInpaint.filled(inputs[0], hole: hole, source: source, checkCancelled: context.checkCancelled).cropped(to: request.region)
         }
     }
 

@@ -114,11 +114,14 @@ public struct DollyZoom: Filter {
     }
 
     /// The background plate is made at one size for every preview up to `plateWidth` (the coarse pass of a
-    /// drag reads the plate the first full frame made, instead of making its own), at the target's above it.
+    /// drag reads the plate the first full frame made, instead of making its own), at the target's above it,
+    /// and never wider than `largestPlateWidth`: it only shows through the gaps, enlarged. On the selfie at its
+    /// full 2316 px, `out` renders in 4.7 s with the plate at 1024 px, 6.2 s at 1280 px, 2.4 s without a plate.
     public static let plateWidth = 736
+    public static let largestPlateWidth = 1024
 
     static func plateSize(for size: PixelSize, extent: PixelSize) -> PixelSize {
-        let width = max(size.width, min(plateWidth, extent.width))
+        let width = min(largestPlateWidth, max(size.width, min(plateWidth, extent.width)))
         guard width != size.width else { return size }
         return PixelSize(width: width, height: max(1, Int((Double(size.height) * Double(width) / Double(max(1, size.width))).rounded())))
     }

@@ -9,8 +9,10 @@ public enum PatchInpaint {
     /// `image` with every `hole` pixel filled from patches made only of `source` pixels (both one flag per pixel).
     /// The image is returned as it is when nothing is a hole; the hole is filled by push-pull when no whole patch
     /// of source exists. Deterministic for a given `seed`.
+    /// `checkCancelled` runs between passes, so abandoned work stops within one.
     public static func filled(_ image: PixelBuffer, hole: [Bool], source: [Bool], patchRadius: Int = 2,
-                              iterations: Int = 4, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> PixelBuffer {
+                              iterations: Int = 4, seed: UInt64 = 0x9E37_79B9_7F4A_7C15,
+                              checkCancelled: () throws -> Void = {}) throws -> PixelBuffer {
         let w = image.region.width, h = image.region.height, ch = image.channels
         guard hole.contains(true), w > 0, h > 0 else { return image }
         var levels = [Level(width: w, height: h, channels: ch, colors: image.samples, hole: hole, source: source.indices.map { source[$0] && !hole[$0] })]
@@ -37,6 +39,7 @@ public enum PatchInpaint {
                 // The finest level costs four times the next: fewer passes there, where the layout is settled.
                 let passes = l == 0 ? max(1, iterations / 2) : iterations
                 for pass in 0..<passes {
+                    try checkCancelled()
                     var dist = solver.distances(nnf, level.colors)
                     solver.search(&nnf, &dist, level.colors, forward: pass % 2 == 0, &random)
                     solver.vote(nnf, dist, into: &level.colors)
