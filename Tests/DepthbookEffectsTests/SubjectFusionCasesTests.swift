@@ -53,4 +53,17 @@ struct SubjectFusionCasesTests {
                                                   ".####...",
                                                   "..##...."])
     }
+
+    /// A photo of no one: the network's specks (a chair leg it took for a person) are no subject, however near,
+    /// under 1 % of the frame; the effects then take the subject from depth alone. At 1 % they are one.
+    @Test func specksUnderAHundredthOfTheFrameAreNoSubject() {
+        let width = 40, height = 40
+        func matte(side: Int) -> FloatPlane {
+            FloatPlane(width: width, height: height, channels: 1,
+                       samples: (0..<(width * height)).map { i in i % width < side && i / width < side ? 0.9 : 0 })
+        }
+        let near = FloatPlane(width: width, height: height, channels: 1, samples: [Float](repeating: 1, count: width * height))
+        #expect(SubjectFusion.fuse(matte: matte(side: 3), region: near) == nil, "9 of 1600 pixels")
+        #expect(SubjectFusion.fuse(matte: matte(side: 4), region: near) != nil, "16 of 1600 pixels")
+    }
 }

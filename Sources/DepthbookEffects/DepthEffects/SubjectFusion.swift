@@ -9,6 +9,9 @@ enum SubjectFusion {
     /// The share of a matte region that must lie on depth's near side to count as the subject. A third, not a
     /// half: depth's region is coarse and its cut may run through a seated person's lap.
     static let agreement = 1.0 / 3.0
+    /// The least share of the frame the kept regions must cover to be a subject. On a photo of no one (the
+    /// Android table) the network matted three chair-leg specks, 0.3 % of the frame, and Big Head scaled those.
+    static let smallest = 0.01
     /// The least alpha that joins a pixel to a kept region's soft edge. A fixed fringe of three pixels (at 512 px)
     /// cut hair's wisps off: on the shared iPhone XS portrait the subject sat 0.112 off Apple's matte near its edge
     /// with it, 0.097 with this (the network's own matte: 0.096).
@@ -20,7 +23,7 @@ enum SubjectFusion {
         guard let matte = c.photo.personMatte, c.photo.matte(.portraitEffectsMatte) == nil else { return nil }
         let matteNode = try Node(PlaneSource(matte, id: "personMatte:\(c.photoID)"))
         let regionNode = try SubjectPlane.region(c)
-        let key = NodeKey("personSubject agreement=\(agreement) faint=\(faint)", inputs: [matteNode.key, regionNode.key])
+        let key = NodeKey("personSubject agreement=\(agreement) faint=\(faint) smallest=\(smallest)", inputs: [matteNode.key, regionNode.key])
         let kept = try c.statistics.kept(key) {
             let region = try c.native(regionNode)
             let samples = fuse(matte: matte, region: FloatPlane(width: region.width, height: region.height, channels: 1, samples: region.samples))
@@ -34,7 +37,7 @@ enum SubjectFusion {
 
     /// The matte kept over its regions that `region` (1 inside, any resolution, covering the same frame) agrees
     /// are the subject, and over their soft edge (above `faint`, joined to them); 0 elsewhere. Nil when no region
-    /// is kept.
+    /// is kept, or what is kept is under `smallest` of the frame.
     static func fuse(matte: FloatPlane, region: FloatPlane) -> [Float]? {
         let w = matte.width, h = matte.height
         guard w > 0, h > 0, region.width > 0, region.height > 0 else { return nil }
@@ -67,7 +70,8 @@ enum SubjectFusion {
             agreeing.append(inside)
         }
         let keep = zip(areas, agreeing).map { $0 > 0 && Double($1) >= agreement * Double($0) }
-        guard keep.contains(true) else { return nil }
+        let keptArea = zip(keep, areas).filter(\.0).map(\.1).reduce(0, +)
+        guard Double(keptArea) >= smallest * Double(w * h) else { return nil }
         // The kept regions' soft edge: every pixel the matte calls at all likely (above `faint`) that a path of
         // such pixels joins to a kept region, without crossing another region's own pixels. Hair's wisps fade
         // below 0.5 well beyond a fixed fringe and stay joined to the head; another person is not joined at all.
