@@ -18,12 +18,16 @@ struct DollyUncoveredTests {
         let photo = try PhotoReader.read(contentsOf: SharedPhotos.path("fidmaa-portrait-analyser__heic_depth_data.heic"))
         var notebook = try #require(try S.bundledNotebooks().first { $0.name == "dolly-zoom" })
         let out = try #require(notebook.cells.first { $0.id == "out" })
+        // The frame left black in both, so the two line up (`fill` crops the view to what the photo covers).
+        var framed = out
+        framed.id = "out-framed"
+        framed.params = (framed.params ?? [:]).merging(["frame": .choice("black")]) { $1 }
         var black = out
         black.id = "out-black"
         black.params = (black.params ?? [:]).merging(["uncovered": .choice("black"), "frame": .choice("black")]) { $1 }
-        notebook.cells.append(black)
+        notebook.cells += [framed, black]
         let width = 480
-        let filled = try S.floats(photo, notebook, "out", width: width)
+        let filled = try S.floats(photo, notebook, "out-framed", width: width)
         let gaps = try S.floats(photo, notebook, "out-black", width: width)
         let matte = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: width)
         let image = try S.floats(photo, notebook, "photo", width: width)
@@ -32,7 +36,7 @@ struct DollyUncoveredTests {
         let evaluator = Evaluator()
         let context = EffectContext(photo: photo, photoID: "test", evaluator: evaluator, statistics: StatisticsCache(), uploads: nil)
         var builder = RecipeBuilder(notebook: notebook, context: context)
-        let zoom = try builder.build("out").node
+        let zoom = try builder.build("out-framed").node
         #expect(zoom.inputs.count == 4, "the zoom reads the background plate")
         let pushPulled = try evaluator.render(try Node(zoom.filter, Array(zoom.inputs.prefix(2))),
                                               RenderTarget(size: PixelSize(width: filled.width, height: filled.height)))

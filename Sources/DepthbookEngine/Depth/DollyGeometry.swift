@@ -10,16 +10,31 @@ struct DollyGeometry {
 
     func scale(depth z: Float) -> Float { z * (zf - t) / (zf * (z - t)) }
 
-    /// How far (output pixels) the photo's extension must reach past each side so the view covers the frame:
-    /// a point at distance D from the principal point is seen at D·s, so the frame's edge needs the extension,
-    /// which moves at the farthest depth, out to D/s. At most the frame itself (one mirror image).
-    func margins(far: Float) -> (x: Int, y: Int) {
-        let s = far - t > 1e-3 * zf ? scale(depth: far) : 1
-        guard s > 0, s < 1 else { return (2 * step, 2 * step) }
-        let grow = Double(1 / s - 1)
-        let dx = Double(max(px, Float(size.width) - px)), dy = Double(max(py, Float(size.height) - py))
-        return (min(size.width, Int((dx * grow).rounded(.up)) + 2 * step),
-                min(size.height, Int((dy * grow).rounded(.up)) + 2 * step))
+    /// How far (output pixels) the photo's extension must reach past each side so the view covers the frame. The
+    /// extension carries each edge's depth straight out (`mesh`), so a point of the edge at depth z and distance
+    /// D from the principal point is seen at D·s(z), and the frame's edge needs the extension out to D/s where
+    /// s < 1 along that edge: the far background when moving in, a near edge (a bust the frame cuts) when
+    /// pulling back. At most `mirroredBand` of the side: what lies farther the view crops away (`DollyZoom`).
+    func margins(edges depth: PixelBuffer) -> (x: Int, y: Int) {
+        let w = depth.region.width, h = depth.region.height
+        func smallestScale(_ indices: [Int]) -> Float {
+            var low: Float = 1
+            for i in indices {
+                let z = depth.samples[i]
+                if z - t > 1e-3 * zf { low = min(low, scale(depth: z)) }
+            }
+            return low
+        }
+        let left = smallestScale((0..<h).map { $0 * w }), right = smallestScale((0..<h).map { $0 * w + w - 1 })
+        let top = smallestScale(Array(0..<w)), bottom = smallestScale((0..<w).map { (h - 1) * w + $0 })
+        func reach(_ distance: Float, _ s: Float, _ limit: Int) -> Int {
+            guard s > 0, s < 1 else { return 2 * step }
+            let grow = Double(distance) * Double(1 / s - 1)
+            return min(limit, Int(min(grow, Double(limit)).rounded(.up)) + step)
+        }
+        let limit = (x: Int(Self.mirroredBand * Float(size.width)), y: Int(Self.mirroredBand * Float(size.height)))
+        return (max(reach(px, left, limit.x), reach(Float(size.width) - px, right, limit.x)),
+                max(reach(py, top, limit.y), reach(Float(size.height) - py, bottom, limit.y)))
     }
 
     /// Grid stops 0...length every `step`, then `margin` more on each side at the same spacing.
@@ -32,16 +47,24 @@ struct DollyGeometry {
 
     /// A position past the photo's edge reflected back into 0...length (the photo's mirror image).
     static func mirror(_ p: Float, _ length: Float) -> Float {
-        var m = abs(p)
-        if m > length { m = 2 * length - m }
-        return min(length, max(0, m))
+        guard p < 0 || p > length else { return p }
+        let band = max(1, mirroredBand * length)
+        var d = (p < 0 ? -p : p - length).truncatingRemainder(dividingBy: 2 * band)
+        if d > band { d = 2 * band - d }
+        return min(length, max(0, p < 0 ? d : length - d))
     }
 
-    /// The mesh moved for the travel. Past the photo's edges the texture is its mirror image (`mirrored`), set
-    /// at depth `far` so it moves as the background does (a mirrored face would otherwise shrink into view
-    /// beside the real one), or the edge pixels (a `skirt` vertex far out). With `tears`, cells torn open at a
-    /// depth discontinuity are dropped (`markTears`).
-    func mesh(depth: PixelBuffer, skirt: Float?, margins: (x: Int, y: Int), mirrored: Bool, far: Float = 0, tears: Float?) -> WarpMesh {
+    /// How deep into the photo its mirror image reaches, as a share of the side (`margins` reach no further; past
+    /// it the band would fold back and forth). A whole mirror image showed a second, upside-down chin below a bust
+    /// when pulling back; folded, a sweater became a kaleidoscope.
+    static let mirroredBand: Float = 0.2
+
+    /// The mesh moved for the travel. Past the photo's edges the texture is its mirror image (`mirrored`) at the
+    /// depth of the nearest point of the edge, carried straight out: what continues past the frame moves with
+    /// what the frame cut (a bust's shoulders shrink with the bust when pulling back, instead of leaving a smear
+    /// below it), and a face in the middle, mirrored at the edge's depth, stays out of view. Or the edge pixels
+    /// (a `skirt` vertex far out). With `tears`, cells torn open at a depth discontinuity are dropped (`markTears`).
+    func mesh(depth: PixelBuffer, skirt: Float?, margins: (x: Int, y: Int), mirrored: Bool, tears: Float?) -> WarpMesh {
         let w = Float(size.width), h = Float(size.height)
         var mesh = mirrored
             ? WarpMesh(us: stops(length: size.width, margin: margins.x), vs: stops(length: size.height, margin: margins.y))
@@ -53,8 +76,10 @@ struct DollyGeometry {
             let u = mesh.u[k], v = mesh.v[k]
             let tu = mirrored ? Self.mirror(u, w) : min(w, max(0, u))
             let tv = mirrored ? Self.mirror(v, h) : min(h, max(0, v))
-            depth.sampleBilinear(min(w - 0.5, max(0.5, tu)), min(h - 0.5, max(0.5, tv)), into: &value)
-            let z = mirrored && (u < 0 || u > w || v < 0 || v > h) ? far : value
+            // Inside, the depth under the texture; past the edges, the edge's (the clamped position).
+            let outside = u < 0 || u > w || v < 0 || v > h
+            depth.sampleBilinear(min(w - 0.5, max(0.5, outside ? u : tu)), min(h - 0.5, max(0.5, outside ? v : tv)), into: &value)
+            let z = value
             let zc = z - t
             if !(zc > 1e-3 * zf) {
                 mesh.x[k] = .nan; mesh.y[k] = .nan

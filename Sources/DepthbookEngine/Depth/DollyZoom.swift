@@ -10,8 +10,9 @@
 /// factor and drawn with a z-buffer on Z − t.
 ///
 /// What the photo never saw comes in two kinds, each handled its own way (`Frame`, `Uncovered`). Beyond the
-/// frame: the photo extended past its edges (its mirror image, warped with it), the largest clean rectangle
-/// scaled back to the frame, black (the talk), or the edge pixels stretched. Uncovered by the subject (behind a
+/// frame: the photo continued a short way past its edges (its mirror image at the edge's depth, warped with it)
+/// and the view cropped to what that covers, the largest clean rectangle of the photo alone scaled back to the
+/// frame, black (the talk), or the edge pixels stretched. Uncovered by the subject (behind a
 /// foreground edge): the photo's background behind the edge drawn by the same camera (`BackgroundPlate`, when
 /// given), else filled from the background around the gap (push-pull weighted towards the far side),
 /// stretched from the edge (the talk: torn triangles kept), or black (torn triangles dropped).
@@ -37,7 +38,8 @@ public struct DollyZoom: Filter {
 
     /// What the view shows past the photo's edges.
     public enum Frame: String, Sendable, CaseIterable {
-        /// The photo extended beyond its edges by its mirror image, moved with it.
+        /// The photo continued a short way past its edges by its mirror image (at most `DollyGeometry.mirroredBand`
+        /// of each side, at the edge's depth, moved with it), and the view cropped to what that and the photo cover.
         case fill
         /// The largest rectangle of the frame's shape the photo covers, scaled back to the frame.
         case crop
@@ -152,10 +154,10 @@ public struct DollyZoom: Filter {
         let px = Float(cx * scale), py = Float(cy * scale)
         let geometry = DollyGeometry(zf: zf, t: t, px: px, py: py, size: size, step: step)
         let extended = frame == .fill || frame == .crop
-        let margins = extended ? geometry.margins(far: far) : (x: 0, y: 0)
+        let margins = extended ? geometry.margins(edges: depth) : (x: 0, y: 0)
         let skirt: Float? = frame == .stretch ? Float(max(size.width, size.height)) : nil
         let tears: Float? = uncovered == .stretch ? nil : Float(tear)
-        let mesh = geometry.mesh(depth: depth, skirt: skirt, margins: margins, mirrored: extended, far: far, tears: tears)
+        let mesh = geometry.mesh(depth: depth, skirt: skirt, margins: margins, mirrored: extended, tears: tears)
         try context.checkCancelled()
         let fills = uncovered == .fill || extended
         // Filling needs the depth of what was drawn, so it is drawn along as one more channel.
@@ -173,19 +175,21 @@ public struct DollyZoom: Filter {
                                                           samples: DepthPlaneFill.filled(inputs[3].samples, with: plateFar, positive: true)),
                                               from: whole, to: size)
             let plateColour = DollyFill.scaled(inputs[2], from: whole, to: size)
-            var plateMesh = geometry.mesh(depth: plateDepth, skirt: skirt, margins: margins, mirrored: extended, far: plateFar, tears: tears)
+            var plateMesh = geometry.mesh(depth: plateDepth, skirt: skirt, margins: margins, mirrored: extended, tears: tears)
             DollyFill.keepReplaced(&plateMesh, comparedWith: mesh)
             behind = MeshRasterizer.draw(plateMesh, source: plateColour, size: size, clampTexture: image.region, context: context)
             try context.checkCancelled()
         }
         var result = DollyFill.filled(drawn, channels: image.channels, size: size, pastEdges: pastEdges,
                                       keepBlack: frame == .black ? pastEdges : nil, behind: behind)
-        if frame == .crop {
-            // Where the photo itself (not its extension) lands, gaps bridged: the rectangle keeps clear of what
-            // lies outside the photo, not of what the subject uncovered (that is filled).
-            let photoOnly = geometry.mesh(depth: depth, skirt: nil, margins: (0, 0), mirrored: false, tears: nil)
+        // (With `fill`, nothing to crop when the drawn view reaches the frame's border everywhere.)
+        if frame == .crop || (frame == .fill && pastEdges.contains(true)) {
+            // Where the photo (with `fill`, and its short mirrored continuation) lands, gaps bridged: the rectangle
+            // keeps clear of what lies beyond, not of what the subject uncovered (that is filled).
+            let reach = frame == .fill ? margins : (x: 0, y: 0)
+            let seenMesh = geometry.mesh(depth: depth, skirt: nil, margins: reach, mirrored: frame == .fill, tears: nil)
             let ones = PixelBuffer(region: image.region, channels: 1, repeating: 1)
-            let seen = MeshRasterizer.draw(photoOnly, source: ones, size: size, clampTexture: image.region, context: context)
+            let seen = MeshRasterizer.draw(seenMesh, source: ones, size: size, clampTexture: image.region, context: context)
             let rect = DollyFill.cleanRect(outside: DollyFill.borderConnected(seen.covered, size: size), size: size,
                                            centre: (Double(px), Double(py)))
             result = DollyFill.scaled(result, from: rect, to: size)
