@@ -38,6 +38,15 @@ enum SubjectPlane {
         (try? SubjectFusion.fused(c)) != nil ? learnedNote : note
     }
 
+    /// For the effects made for a person or pet (Big Head, Marching): said when the network looked and found no
+    /// one, nor a face, so what they scale or repeat is only the near region depth picks (the Android table's
+    /// chairs, the shelf's egg).
+    static func noOneNotes(_ c: EffectContext, effect: String) -> Set<String> {
+        guard c.photo.matte(.portraitEffectsMatte) == nil, c.photo.personMatte != nil, c.photo.faces.isEmpty,
+              (try? SubjectFusion.fused(c)) == nil else { return [] }
+        return ["\(effect) is made for a person or pet: none was found in this photo, so it works on the near region its depth picks (photo.subject)."]
+    }
+
     static let learnedNote = "This photo has no portrait matte: the subject mask is the learned person matte (photo.personMatte) where its depth agrees the person is in front."
 
     static let note = "This photo has no portrait matte: the subject mask comes from its depth (photo.subject: the region around the face, or the large near region nearest the centre, fitted to the photo's edges)."

@@ -125,12 +125,13 @@ struct BigHeadEffect: Effect {
         let scale = p[Self.scale], grow = p[Self.grow]
         let composite = try ScaleSubjectEffect.scaled(image: image, matte: matte, scale: scale, grow: grow, output: .composite, c)
         let contrast = p[Self.contrast], blur = p[Self.blur]
-        if contrast == 1 && blur == 0 { return BuiltNode(composite, role: .image) }
+        let notes = SubjectPlane.noOneNotes(c, effect: description.title)
+        if contrast == 1 && blur == 0 { return BuiltNode(composite, role: .image, notes: notes) }
         let newMatte = try ScaleSubjectEffect.scaled(image: image, matte: matte, scale: scale, grow: grow, output: .matte, c)
         let plate = try ScaleSubjectEffect.scaled(image: image, matte: matte, scale: scale, grow: grow, output: .plate, c)
         let front = try Primitives.colorControls(composite, saturation: 1, contrast: contrast, brightness: 0)
         let back = try Primitives.gaussianBlur(plate, sigma: c.nativePixels(blur, for: plate))
-        return BuiltNode(try Primitives.blend(front, back, mask: newMatte), role: .image)
+        return BuiltNode(try Primitives.blend(front, back, mask: newMatte), role: .image, notes: notes)
     }
 }
 
@@ -151,7 +152,7 @@ struct MarchingEffect: Effect {
     static let parameters: [EffectParameter] = [count.row, spacing.row, scaleStep.row, horizon.row]
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
-        BuiltNode(try node(inputs, p, c, output: .composite), role: .image)
+        BuiltNode(try node(inputs, p, c, output: .composite), role: .image, notes: SubjectPlane.noOneNotes(c, effect: description.title))
     }
 
     static func node(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext, output: MarchingFilter.Output) throws -> Node {
