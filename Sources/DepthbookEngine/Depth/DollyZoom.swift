@@ -191,7 +191,9 @@ public struct DollyZoom: Filter {
             // whole, it cost a third of a 736-px frame).
             let k = 4, small = PixelSize(width: max(1, size.width / k), height: max(1, size.height / k))
             let coarse = DollyGeometry(zf: zf, t: t, px: px, py: py, size: size, step: step * k)
-            var seenMesh = coarse.mesh(depth: depth, skirt: nil, margins: reach, mirrored: frame == .fill, tears: nil)
+            // Its reach rounded down to its own step, so it claims no more than the fine mesh drew.
+            let coarseReach = (x: reach.x / (step * k) * (step * k), y: reach.y / (step * k) * (step * k))
+            var seenMesh = coarse.mesh(depth: depth, skirt: nil, margins: coarseReach, mirrored: frame == .fill, tears: nil)
             let sx = Float(small.width) / Float(size.width), sy = Float(small.height) / Float(size.height)
             for i in seenMesh.x.indices { seenMesh.x[i] *= sx; seenMesh.y[i] *= sy }
             let ones = PixelBuffer(region: image.region, channels: 1, repeating: 1)
