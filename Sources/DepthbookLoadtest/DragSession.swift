@@ -16,6 +16,8 @@ struct SessionResult: Sendable {
     var finalLatencies: [Double] = []
     var finalUpdatesPerSecond: Double = 0
     var finalMaxGap: Double = 0
+    /// From opening the photo until the planes the server was still making for it had come (0: none were coming).
+    var readyMs: Double = 0
 }
 
 /// One simulated page: opens the notebook, previews the slider's cell, then moves the slider at the rate.
@@ -26,6 +28,8 @@ struct DragSession {
     /// Set for the session an audience watches (`--watchers`): it says who it is, waits for them, and tells
     /// them when each change went out.
     var presenting: Presenting? = nil
+    /// Where every editor waits, warm, until all are: the drags run at the same time.
+    var startLine: StartLine? = nil
 
     final class Shared: Sendable {
         let sentAt = Locked<[Int: ContinuousClock.Instant]>([:])
@@ -41,6 +45,8 @@ struct DragSession {
         let finalFrames = Locked<[(seq: Int, coarse: Bool, at: ContinuousClock.Instant)]>([])
         /// Cells that have shown a full frame of the warm-up previews.
         let warmed = Locked<Set<String>>([])
+        /// Set when the server said the photo has every plane it was making (a `photo` event without `coming`).
+        let photoSettled = Atomic<Bool>(false)
         /// Set when the slider's cell showed a full frame: the page then asks for its histogram.
         let histogramWanted = Atomic<Bool>(false)
 
@@ -69,6 +75,7 @@ struct DragSession {
             }
         }
         var nextID = 0
+        var atStart = false
         /// Sends `request` and waits for its reply's result, read as the studio's own type for it.
         func request<Result: Decodable>(_ request: StudioRequest, _ type: Result.Type) throws -> Result {
             nextID += 1
@@ -92,7 +99,16 @@ struct DragSession {
             reader.start()
             let hello = try request(.hello(.init()), HelloResult.self)
             let opened = try request(.openNotebook(.init(name: options.notebook)), OpenNotebookResult.self)
-            if let upload { _ = try request(.openPhoto(.init(photo: .upload(upload))), PhotoResult.self) }
+            if let upload {
+                let openedAt = ContinuousClock.now
+                let photo = try request(.openPhoto(.init(photo: .upload(upload))), PhotoResult.self)
+                // A person sees the learned matte come a second or so after the photo, then works: the drag is
+                // measured on the photo as it then is, not while the network runs and the caches start over.
+                if case .object(let facts) = photo.photo, facts["coming"] != nil {
+                    try Self.waitForSettledPhoto(shared: shared, timeout: options.timeoutSeconds)
+                    result.readyMs = Self.milliseconds(ContinuousClock.now - openedAt)
+                }
+            }
             let (notebook, graph) = (opened.notebook, opened.graph)
             let cell = try Self.sliderCell(in: notebook)
             shared.cell.withLock { $0 = cell }
@@ -118,6 +134,8 @@ struct DragSession {
             while !shared.warmed.withLock({ $0.contains(watched) }), ContinuousClock.now < warmDeadline {
                 Thread.sleep(forTimeInterval: 0.005)
             }
+            startLine?.arrive(timeout: options.timeoutSeconds)
+            atStart = true
             shared.finalFrames.withLock { $0.removeAll() }
             // The warm-up preview is not measured.
             shared.latencies.withLock { $0.removeAll() }
@@ -165,6 +183,7 @@ struct DragSession {
             let answered = shared.answered.withLock { $0 }
             result.dropped = (firstChangeSeq...seq).filter { !answered.contains($0) }.count
         } catch {
+            if !atStart { startLine?.withdraw() }
             presenting?.failed.store(true, ordering: .relaxed)
             result.errors += 1
             shared.firstError.withLock { if $0 == nil { $0 = String(describing: error) } }
@@ -175,6 +194,18 @@ struct DragSession {
         result.errors += shared.errors.load(ordering: .relaxed)
         result.firstError = shared.firstError.withLock { $0 }
         return result
+    }
+
+    static func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+
+    /// Waits for the `photo` event that says the planes being made for the open photo have come.
+    static func waitForSettledPhoto(shared: Shared, timeout: Int) throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if shared.photoSettled.load(ordering: .relaxed) { return }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        throw WebSocketClient.Failure("the photo's coming planes did not come within \(timeout) s")
     }
 
     /// Waits until the watched cell shows the full frame answering the last change.
@@ -244,8 +275,15 @@ struct DragSession {
             if object["type"] == .string("reply") {
                 if object["ok"] != .bool(true) { shared.fail(Self.errorMessage(object)) }
                 if case .number(let id) = object["id"] { shared.replies.withLock { $0[Int(id)] = .object(object) } }
-            } else if case .cellError(let failure)? = StudioEvent.decode(text) {
-                shared.fail(failure.message)
+            } else {
+                switch StudioEvent.decode(text) {
+                case .cellError(let failure)?:
+                    shared.fail(failure.message)
+                case .photo(let change)?:
+                    if case .object(let facts) = change.photo, facts["coming"] == nil { shared.photoSettled.store(true, ordering: .relaxed) }
+                default:
+                    break
+                }
             }
         }
     }

@@ -66,6 +66,9 @@ public struct Loadtest: Sendable {
         public var final_max_gap_ms: Double = 0
         /// Distinct photos the sessions were on (1 for the notebook's own or `--photo`).
         public var photos: Int = 1
+        /// The longest wait, from opening a photo, for the planes the server was still making for it (the learned
+        /// person matte): sessions drag once it came, all together (0: nothing was coming).
+        public var photos_ready_max_ms: Double = 0
         /// The worst session's own figures: its final-frame p95 and its updates a second.
         public var slowest_final_full_p95_ms: Double = 0
         public var slowest_final_updates_per_s: Double = 0
@@ -103,12 +106,13 @@ public struct Loadtest: Sendable {
         let group = DispatchGroup()
         let before = try? serverStats(), started = ContinuousClock.now
         let presenting = options.watchers > 0 ? Presenting() : nil
+        let startLine = StartLine(count: options.sessions)
         for index in 0..<options.sessions {
             group.enter()
             let photo = uploads.isEmpty ? nil : uploads[index % uploads.count]
             let thread = Thread { [options] in
                 let result = DragSession(options: options, index: index, upload: photo,
-                                         presenting: index == 0 ? presenting : nil).run()
+                                         presenting: index == 0 ? presenting : nil, startLine: startLine).run()
                 results.withLock { $0.append(result) }
                 group.leave()
             }
@@ -149,6 +153,7 @@ public struct Loadtest: Sendable {
                       final_updates_per_s: rates.isEmpty ? 0 : ((rates.reduce(0, +) / Double(rates.count)) * 10).rounded() / 10,
                       final_max_gap_ms: ((all.map(\.finalMaxGap).max() ?? 0) * 10).rounded() / 10)
         report.photos = max(1, uploads.count)
+        report.photos_ready_max_ms = ((all.map(\.readyMs).max() ?? 0) * 10).rounded() / 10
         report.slowest_final_full_p95_ms = perSession.map { Self.percentile($0.finalLatencies.sorted(), 0.95) }.max() ?? 0
         report.slowest_final_updates_per_s = ((perSession.map(\.finalUpdatesPerSecond).min() ?? 0) * 10).rounded() / 10
         report.server_cpu_cores = (cores * 100).rounded() / 100

@@ -48,7 +48,9 @@ public final class StudioServer: Sendable {
         let pool = RenderPool(width: configuration.renderWorkers)
         self.pool = pool
         let improver = PhotoImprover(pool: pool) { backend.withPersonMatte($0) }
-        let photos = PhotoCache(byteLimit: configuration.memoryBudget.photoBytes, improver: improver) { try backend.loadPhoto($0) }
+        let photos = PhotoCache(byteLimit: configuration.memoryBudget.photoBytes, improver: improver,
+                                reduce: { backend.reducedForPreviews($0) },
+                                carryPlanes: { backend.carryingPlanes(of: $0, to: $1) }) { try backend.loadPhoto($0) }
         self.photos = photos
         let hub = SessionHub(pool: pool, photos: photos, gracePeriod: configuration.sessionGrace,
                              keptFrameBytes: configuration.memoryBudget.keptFramesBytesPerSession)

@@ -49,14 +49,18 @@ public final class CacheBudget: Sendable {
         return try body()
     }
 
-    /// Evicts the oldest entries across caches until the total is within the limit. Locks are taken one
-    /// cache at a time, never together, so this cannot deadlock with a cache storing or looking up.
+    /// Evicts entries across caches until the total is within the limit, those no render asked for again
+    /// first, oldest first (`RenderCache` says why). Locks are taken one cache at a time, never together, so
+    /// this cannot deadlock with a cache storing or looking up.
     func enforce() {
         while true {
             let all = caches
-            guard all.reduce(0, { $0 + $1.bytes }) > currentLimit else { return }
-            let oldest = all.compactMap { cache in cache.oldestUse.map { (cache, $0) } }.min { $0.1 < $1.1 }
-            guard let (victim, _) = oldest, victim.evictOldest() else { return }
+            let limit = currentLimit
+            guard all.reduce(0, { $0 + $1.bytes }) > limit else { return }
+            let protectedFull = Double(all.reduce(0) { $0 + $1.reusedBytes }) > RenderCache.protectedShare * Double(limit)
+            let first = all.compactMap { cache in cache.firstToEvict(protectedFull: protectedFull).map { (cache, $0) } }
+                .min { $0.1 < $1.1 }
+            guard let (victim, _) = first, victim.evictFirst(protectedFull: protectedFull) else { return }
         }
     }
 }

@@ -4,6 +4,12 @@
 /// Entries are keyed by (node key, frame size) and hold a region; a request is served by any entry of the
 /// same key and size whose region contains the one asked for. Shared by every render of a session, so
 /// moving one slider recomputes only the nodes whose keys changed.
+///
+/// Entries that were never asked for again go first: a drag leaves a trail of stages for slider values
+/// nobody comes back to, and under plain LRU twenty people's trails pushed out what every one of their
+/// renders reads (the photo reduced to the preview, the statistics found once per photo), so each render
+/// made those again. An entry asked for a second time (or kept as statistics) is protected, until protected
+/// entries hold more than `protectedShare` of the limit; then the oldest of all goes, as before.
 public final class RenderCache: Sendable {
     struct Slot: Hashable {
         let key: NodeKey
@@ -13,11 +19,18 @@ public final class RenderCache: Sendable {
     struct Entry {
         let buffer: PixelBuffer
         var lastUse: UInt64
+        /// Asked for again after it was stored, or kept as statistics: evicted after the entries that were not.
+        var reused = false
     }
+
+    /// Most of the limit protected entries may hold before they are evicted like any other.
+    static let protectedShare = 0.75
 
     struct State {
         var slots: [Slot: [Entry]] = [:]
         var bytes = 0
+        /// Bytes of the entries marked `reused`.
+        var reusedBytes = 0
         var clock: UInt64 = 0
         var hits = 0
         var misses = 0
@@ -47,30 +60,64 @@ public final class RenderCache: Sendable {
         return s.clock
     }
 
-    /// When the least recently used entry was last used (nil when empty).
-    var oldestUse: UInt64? {
-        state.withLock { s in s.slots.values.lazy.flatMap { $0 }.map(\.lastUse).min() }
+    /// Which entry goes first: the lower rank. Entries not reused rank below reused ones unless `protectedFull`
+    /// (reused entries hold more than their share), when only the last use counts.
+    struct Rank: Comparable {
+        var tier: Int
+        var lastUse: UInt64
+
+        init(_ entry: Entry, protectedFull: Bool) {
+            tier = entry.reused && !protectedFull ? 1 : 0
+            lastUse = entry.lastUse
+        }
+
+        static func < (a: Rank, b: Rank) -> Bool { (a.tier, a.lastUse) < (b.tier, b.lastUse) }
     }
 
-    /// Drops the least recently used entry; false when there is none.
+    /// Bytes held by reused entries.
+    var reusedBytes: Int { state.withLock { $0.reusedBytes } }
+
+    /// The rank of the entry that would be evicted first (nil when empty).
+    func firstToEvict(protectedFull: Bool) -> Rank? {
+        state.withLock { s in s.slots.values.lazy.flatMap { $0 }.map { Rank($0, protectedFull: protectedFull) }.min() }
+    }
+
+    /// Drops the entry that ranks first to go; false when there is none.
     @discardableResult
-    func evictOldest() -> Bool {
-        state.withLock { s in Self.evictOldest(&s) }
+    func evictFirst(protectedFull: Bool) -> Bool {
+        state.withLock { s in Self.evictFirst(&s, protectedFull: protectedFull) }
     }
 
-    private static func evictOldest(_ s: inout State) -> Bool {
-        var oldest: (Slot, Int, UInt64)?
+    private static func evictFirst(_ s: inout State, protectedFull: Bool) -> Bool {
+        var first: (Slot, Int, Rank)?
         for (slot, list) in s.slots {
-            for (i, e) in list.enumerated() where oldest == nil || e.lastUse < oldest!.2 {
-                oldest = (slot, i, e.lastUse)
+            for (i, e) in list.enumerated() {
+                let rank = Rank(e, protectedFull: protectedFull)
+                if first == nil || rank < first!.2 { first = (slot, i, rank) }
             }
         }
-        guard let (victimSlot, index, _) = oldest else { return false }
+        guard let (victimSlot, index, _) = first else { return false }
         var list = s.slots[victimSlot]!
-        s.bytes -= list[index].buffer.byteCount
-        list.remove(at: index)
+        let gone = list.remove(at: index)
+        s.bytes -= gone.buffer.byteCount
+        if gone.reused { s.reusedBytes -= gone.buffer.byteCount }
         s.slots[victimSlot] = list.isEmpty ? nil : list
         return true
+    }
+
+    private func protectedFull(_ s: State) -> Bool {
+        Double(s.reusedBytes) > Self.protectedShare * Double(byteLimit)
+    }
+
+    /// Marks entry `index` of `slot` used now (and reused).
+    private static func touch(_ s: inout State, _ slot: Slot, _ index: Int, at stamp: UInt64) {
+        guard var entries = s.slots[slot] else { return }
+        entries[index].lastUse = stamp
+        if !entries[index].reused {
+            entries[index].reused = true
+            s.reusedBytes += entries[index].buffer.byteCount
+        }
+        s.slots[slot] = entries
     }
 
     /// A cached buffer covering `target.region` (cropped to it), or nil. Counts a hit or a miss.
@@ -84,8 +131,7 @@ public final class RenderCache: Sendable {
                 s.misses += 1
                 return nil
             }
-            entries[index].lastUse = stamp
-            s.slots[slot] = entries
+            Self.touch(&s, slot, index, at: stamp)
             s.hits += 1
             return entries[index].buffer
         }
@@ -94,20 +140,27 @@ public final class RenderCache: Sendable {
 
     /// Keeps `buffer` (rendered for `key` at `size`), then evicts old entries until under the limit.
     public func store(_ key: NodeKey, size: PixelSize, _ buffer: PixelBuffer) {
+        store(key, size: size, buffer, reused: false)
+    }
+
+    private func store(_ key: NodeKey, size: PixelSize, _ buffer: PixelBuffer, reused: Bool) {
         let bytes = buffer.byteCount
         guard bytes <= byteLimit else { return }
         state.withLock { s in
             let stamp = now(&s)
             let slot = Slot(key: key, size: size)
             var entries = s.slots[slot] ?? []
-            // A new region that contains older ones replaces them.
+            // A new region that contains older ones replaces them (and inherits their protection).
             let replaced = entries.filter { buffer.region.contains($0.buffer.region) }
             entries.removeAll { buffer.region.contains($0.buffer.region) }
             s.bytes -= replaced.reduce(0) { $0 + $1.buffer.byteCount }
-            entries.append(Entry(buffer: buffer, lastUse: stamp))
+            s.reusedBytes -= replaced.filter(\.reused).reduce(0) { $0 + $1.buffer.byteCount }
+            let protected = reused || replaced.contains(where: \.reused)
+            entries.append(Entry(buffer: buffer, lastUse: stamp, reused: protected))
             s.slots[slot] = entries
             s.bytes += bytes
-            while s.bytes > byteLimit, Self.evictOldest(&s) {}
+            if protected { s.reusedBytes += bytes }
+            while s.bytes > byteLimit, Self.evictFirst(&s, protectedFull: protectedFull(s)) {}
         }
         budget?.enforce()
     }
@@ -116,19 +169,19 @@ public final class RenderCache: Sendable {
     public func kept(_ key: NodeKey) -> PixelBuffer? {
         state.withLock { s in
             let stamp = now(&s)
-            guard let slot = s.slots.keys.first(where: { $0.key == key }), var entries = s.slots[slot], !entries.isEmpty else {
+            guard let slot = s.slots.keys.first(where: { $0.key == key }), let entries = s.slots[slot], !entries.isEmpty else {
                 return nil
             }
-            entries[0].lastUse = stamp
-            s.slots[slot] = entries
+            Self.touch(&s, slot, 0, at: stamp)
             return entries[0].buffer
         }
     }
 
     /// Keeps a buffer that is not a node's render (statistics made from one, such as its sorted samples) under
     /// the same byte limit and budget as the renders, so nothing long-lived escapes the memory budget.
+    /// Statistics are made to be asked for again: they are protected from the start.
     public func keep(_ key: NodeKey, _ buffer: PixelBuffer) {
-        store(key, size: PixelSize(width: buffer.region.maxX, height: buffer.region.maxY), buffer)
+        store(key, size: PixelSize(width: buffer.region.maxX, height: buffer.region.maxY), buffer, reused: true)
     }
 
     /// Whether a pointwise result (`key` at `size`) was asked for before; notes that it is now. A fused chain
@@ -155,6 +208,7 @@ public final class RenderCache: Sendable {
         state.withLock { s in
             for slot in s.slots.keys where slot.key == key {
                 s.bytes -= s.slots[slot]!.reduce(0) { $0 + $1.buffer.byteCount }
+                s.reusedBytes -= s.slots[slot]!.filter(\.reused).reduce(0) { $0 + $1.buffer.byteCount }
                 s.slots[slot] = nil
             }
         }
@@ -165,6 +219,7 @@ public final class RenderCache: Sendable {
             s.slots = [:]
             s.asked = []
             s.bytes = 0
+            s.reusedBytes = 0
         }
     }
 }

@@ -56,7 +56,7 @@ public struct PhotoSource: ByteRowSource {
 
     public func extent(inputs: [PixelSize]) -> PixelSize {
         switch plane {
-        case .image: return PixelSize(width: photo.image.width, height: photo.image.height)
+        case .image: return PixelSize(width: photo.width, height: photo.height)
         case .depth, .disparity:
             let map = photo.depth?.map
             return PixelSize(width: map?.width ?? 0, height: map?.height ?? 0)
@@ -71,12 +71,13 @@ public struct PhotoSource: ByteRowSource {
     }
 
     public func bytes(for target: RenderTarget, extent: PixelSize) -> Raster<UInt8>? {
-        plane == .image && target.size == extent ? photo.image : nil
+        plane == .image && !photo.isReduced && target.size == extent ? photo.image : nil
     }
 
     public func render(_ inputs: [PixelBuffer], _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer {
         let target = request.target
-        let native = extent(inputs: [])
+        // A reduced photo's image covers the same frame with fewer pixels: it is resampled from what it holds.
+        let native = plane == .image ? PixelSize(width: photo.image.width, height: photo.image.height) : extent(inputs: [])
         if target.size == native { return nativeBuffer(region: PixelRect(native)).cropped(to: target.region) }
         let resampler = Resampler(inSize: native, outSize: target.size, region: target.region, method: .bilinear,
                                   antialias: true, skipsNaN: plane == .depth || plane == .disparity)

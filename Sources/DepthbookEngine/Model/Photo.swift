@@ -37,6 +37,8 @@ public struct Photo: Sendable {
     public var xmp: String?
     /// The primary image's ICC profile, kept so a re-written file shows the same colours.
     public var iccProfile: [UInt8]? = nil
+    /// The full image's size when `image` holds a reduced copy (`reducedForPreviews`); nil when it is the full image.
+    public internal(set) var fullSize: PixelSize? = nil
 
     public init(image: RGBImage8, orientation: Orientation = .up, colorSpace: String = "sRGB",
                 depth: DepthData? = nil, mattes: [Matte] = [], faces: [FaceRegion] = [],
@@ -52,8 +54,10 @@ public struct Photo: Sendable {
         self.xmp = xmp
     }
 
-    public var width: Int { image.width }
-    public var height: Int { image.height }
+    /// The upright photo's size: the full image's, also when `image` holds a reduced copy.
+    public var width: Int { fullSize?.width ?? image.width }
+    public var height: Int { fullSize?.height ?? image.height }
+    public var isReduced: Bool { fullSize != nil }
 
     public func matte(_ kind: MatteKind) -> Matte? { mattes.first { $0.kind == kind } }
 

@@ -100,6 +100,24 @@ public struct EffectsBackend: StudioBackend {
         return ready(matted ?? loaded.photo, as: loaded.reference)
     }
 
+    /// Longest side of the copy kept for previews: the widest preview the page asks for.
+    static let reducedSide = Limits.studio.previewWidth.upperBound
+
+    public func reducedForPreviews(_ loaded: LoadedPhoto) -> LoadedPhoto? {
+        guard let reduced = try? loaded.photo.reducedForPreviews(maxSide: Self.reducedSide), reduced.isReduced else { return nil }
+        var copy = ready(reduced, as: loaded.reference, awaitsPersonMatte: loaded.awaitsPersonMatte)
+        copy.facts = loaded.facts
+        return copy
+    }
+
+    public func carryingPlanes(of kept: LoadedPhoto, to fresh: LoadedPhoto) -> LoadedPhoto {
+        guard fresh.awaitsPersonMatte, !kept.awaitsPersonMatte, let matte = kept.photo.personMatte else { return fresh }
+        var photo = fresh.photo
+        photo.personMatte = matte
+        if photo.depth == nil { photo.depth = kept.photo.depth }
+        return ready(photo, as: fresh.reference)
+    }
+
     private func ready(_ photo: Photo, as reference: PhotoReference, awaitsPersonMatte: Bool = false) -> LoadedPhoto {
         LoadedPhoto(reference: reference, photo: photo,
                     facts: PhotoFactsJSON.make(photo, source: reference, coming: awaitsPersonMatte ? ["personMatte"] : []),

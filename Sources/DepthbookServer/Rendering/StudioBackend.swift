@@ -132,6 +132,12 @@ public protocol StudioBackend: Sendable {
     func withPersonMatte(_ loaded: LoadedPhoto) -> LoadedPhoto
     /// Decodes an upload fully; throws a message a user understands when it is not a photo we read.
     func inspectUpload(_ bytes: [UInt8], fileExtension: String, depthMap: [UInt8]?, polarity: DepthMapPolarity) throws -> Photo
+    /// `loaded` reduced for previews (`Photo.reducedForPreviews`), with a renderer and cache of its own; nil
+    /// when the photo is small enough to serve its previews itself.
+    func reducedForPreviews(_ loaded: LoadedPhoto) -> LoadedPhoto?
+    /// `fresh`, the photo decoded again, with the planes made in the background for `kept` (a copy kept of it):
+    /// its learned person matte and the depth estimated from it.
+    func carryingPlanes(of kept: LoadedPhoto, to fresh: LoadedPhoto) -> LoadedPhoto
     /// Bytes every open photo's render cache holds together.
     var cacheBytesHeld: Int { get }
     /// The uploads folder the backend reads uploaded photos from, so the server's upload handler writes
@@ -141,4 +147,9 @@ public protocol StudioBackend: Sendable {
 
 extension StudioBackend {
     public var uploadStore: UploadStore? { nil }
+
+    /// A backend that keeps no reduced copies serves every render from the photo itself.
+    public func reducedForPreviews(_ loaded: LoadedPhoto) -> LoadedPhoto? { nil }
+
+    public func carryingPlanes(of kept: LoadedPhoto, to fresh: LoadedPhoto) -> LoadedPhoto { fresh }
 }

@@ -68,7 +68,7 @@ extension Session {
             }
             let renderer: any PhotoRenderer
             do {
-                renderer = try photos.photo(reference).renderer
+                renderer = try photos.photo(reference, for: .render(job.target)).renderer
             } catch {
                 StudioMetrics.shared.decodeFailed()
                 complete(job, outcome: .failed(Self.message(for: error)), frame: nil)
@@ -150,7 +150,7 @@ extension Session {
     /// 59 ms for the reduction, and the longest gap a person saw was always the second one, 76–89 ms.
     private func prepareForDrag(_ job: RenderJob) {
         let cell = job.request.slot.cell, full = job.target, coarse = RenderJob(ticket: 0, request: job.request, coarse: true).target
-        withRenderer({ notebook, renderer, isCancelled in
+        withRenderer(for: .render(full), { notebook, renderer, isCancelled in
             for target in [full, coarse, coarse] {
                 try renderer.prepare(notebook: notebook, cell: cell, target: target, isCancelled: isCancelled)
             }
@@ -161,7 +161,7 @@ extension Session {
     /// the session is waiting for), so it never overlaps a render. The notebook is the one current when the
     /// job runs, so a coalesced answer reflects the newest change. `work` is handed the job's cancellation
     /// check: once every page has left the session (or it closed), the job stops at its next check.
-    func withRenderer<T: Sendable>(priority: RenderPool.Priority = .background,
+    func withRenderer<T: Sendable>(priority: RenderPool.Priority = .background, for use: PhotoUse = .full,
                                    _ work: @escaping @Sendable (Notebook, any PhotoRenderer, @escaping @Sendable () -> Bool) throws -> T,
                                    waiting: (@Sendable (RenderPool.Wait) -> Void)? = nil,
                                    completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
@@ -187,7 +187,7 @@ extension Session {
                 return
             }
             do {
-                let renderer = try photos.photo(reference).renderer
+                let renderer = try photos.photo(reference, for: use).renderer
                 completion(.success(try work(notebook, renderer, isCancelled)))
             } catch let error as ProtocolError {
                 completion(.failure(error))
@@ -211,7 +211,7 @@ extension Session {
             return
         case .first: break
         }
-        withRenderer({ notebook, renderer, isCancelled in
+        withRenderer(for: .any, { notebook, renderer, isCancelled in
             let started = ContinuousClock.now
             defer { StudioMetrics.shared.recordRender(.histogram, since: started) }
             return try renderer.histogram(notebook: notebook, reference: reference, bins: bins, isCancelled: isCancelled)

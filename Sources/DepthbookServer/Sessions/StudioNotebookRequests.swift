@@ -91,6 +91,8 @@ extension Studio {
         if case .path = reference {
             throw ProtocolError.forbidden("photos given by path are for the command line; upload the file instead")
         }
-        return try hub.photos.photo(reference)
+        // Opening needs the photo's facts and size, which any kept copy has: no second decode for a photo whose
+        // whole image was let go for room.
+        return try hub.photos.photo(reference, for: .any)
     }
 }
