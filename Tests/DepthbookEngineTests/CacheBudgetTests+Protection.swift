@@ -2,22 +2,8 @@
 import Testing
 
 /// Entries asked for again outlast a trail of entries nobody asked for twice (a drag's stages for slider values
-/// passed by), until they hold more than their share of the limit.
-struct CacheProtectionTests {
-    /// A 10×10 single-channel buffer: 400 bytes.
-    static let entryBytes = 400
-    static let size = PixelSize(width: 10, height: 10)
-
-    func entry(_ value: Float) -> PixelBuffer {
-        PixelBuffer(region: PixelRect(Self.size), channels: 1, repeating: value)
-    }
-
-    func key(_ name: String) -> NodeKey { NodeKey(name, inputs: []) }
-
-    func held(_ cache: RenderCache, _ name: String) -> Bool {
-        cache.lookup(key(name), RenderTarget(size: Self.size)) != nil
-    }
-
+/// passed by), until they hold more than their share of the limit. (The entries and helpers are the budget tests'.)
+extension CacheBudgetTests {
     @Test func anEntryAskedForAgainOutlastsNewerOnesNobodyAskedFor() {
         let cache = RenderCache(byteLimit: 4 * Self.entryBytes)
         cache.store(key("source"), size: Self.size, entry(0))
