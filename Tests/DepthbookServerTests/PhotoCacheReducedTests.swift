@@ -66,6 +66,48 @@ import Testing
         #expect(loads.withLock { $0 } == 5)
     }
 
+    /// A photo let go for room while its matte was being made comes back with the matte if a page shows it,
+    /// and its pages hear of it; one nobody shows stays gone. Neither is decoded again.
+    @Test func aPhotoLetGoBeforeItsMatteCameReturnsIfAPageShowsIt() throws {
+        let release = DispatchSemaphore(value: 0), improvedCount = Locked(0)
+        let improver = PhotoImprover(pool: RenderPool(width: 1)) { [self] awaiting in
+            release.wait()
+            improvedCount.withLock { $0 += 1 }
+            var better = loaded(awaiting.photo, awaiting.reference)
+            better.awaitsPersonMatte = false
+            return better
+        }
+        let loads = Locked(0)
+        // Room for one whole photo and nothing beside it.
+        let photos = PhotoCache(byteLimit: Self.fullBytes, improver: improver) { [self] reference in
+            loads.withLock { $0 += 1 }
+            var fresh = loaded(Photo(image: RGBImage8(width: 800, height: 600, channels: 3, repeating: 90)), reference)
+            fresh.awaitsPersonMatte = reference == .upload("shown") || reference == .upload("left")
+            return fresh
+        }
+        let shown = PhotoReference.upload("shown"), left = PhotoReference.upload("left")
+        let heard = Locked<[PhotoReference]>([])
+        photos.whenImproved(shows: { $0 == shown }) { better in heard.withLock { $0.append(better.reference) } }
+
+        #expect(try photos.photo(shown).awaitsPersonMatte)
+        #expect(try photos.photo(left).awaitsPersonMatte)
+        _ = try photos.photo(.upload("other"))
+        #expect(photos.bytes == Self.fullBytes, "only the newest is kept")
+        // The improver runs one photo at a time: the shown photo's matte comes first, then the other's.
+        release.signal()
+        release.signal()
+        while improvedCount.withLock({ $0 }) < 2 { Thread.sleep(forTimeInterval: 0.01) }
+        // Heard after the photo is kept again: wait until the listener ran.
+        for _ in 0..<500 where heard.withLock({ $0 }).isEmpty { Thread.sleep(forTimeInterval: 0.01) }
+
+        #expect(heard.withLock { $0 } == [shown])
+        let loadsBefore = loads.withLock { $0 }
+        let back = try photos.photo(shown)
+        #expect(!back.awaitsPersonMatte && loads.withLock { $0 } == loadsBefore, "kept again with its matte, not decoded")
+        #expect(try photos.photo(left).awaitsPersonMatte && loads.withLock { $0 } == loadsBefore + 1,
+                "nobody showed it: it stayed gone, and opening it decodes it again")
+    }
+
     @Test func aCropNeedsTheWholePhoto() {
         #expect(PhotoUse.render(CellRenderRequest(width: 736)) == .preview(width: 736))
         #expect(PhotoUse.render(CellRenderRequest(width: 736, region: .init(x: 0, y: 0, width: 10, height: 10))) == .full)

@@ -44,8 +44,9 @@ extension LoadedPhoto {
 /// photo again (taking over the planes the background made for the kept copy, `carryPlanes`).
 ///
 /// A photo that awaits a plane made in the background (the learned person matte) is handed to the `improver`
-/// as it is kept; when that is done the better photo takes its place here and `whenImproved` handlers hear of
-/// it (the sessions showing it re-render).
+/// as it is kept; when that is done the better photo takes its place here and `whenImproved` listeners hear of
+/// it (the sessions showing it re-render). One let go for room meanwhile comes back if a page still shows it:
+/// otherwise that page would say the matte is coming forever, and the network's seconds would be thrown away.
 public final class PhotoCache: Sendable {
     public let byteLimit: Int
     private let load: @Sendable (PhotoReference) throws -> LoadedPhoto
@@ -54,7 +55,13 @@ public final class PhotoCache: Sendable {
     private let improver: PhotoImprover?
     private let kept = Locked(Kept())
     private let loading = NSLock()
-    private let improvedHandlers = Locked<[@Sendable (LoadedPhoto) -> Void]>([])
+    private let improvedListeners = Locked<[ImprovedListener]>([])
+
+    private struct ImprovedListener {
+        /// Whether a page shows the photo (asked before it is put back for them).
+        let shows: @Sendable (PhotoReference) -> Bool
+        let heard: @Sendable (LoadedPhoto) -> Void
+    }
 
     private struct Entry {
         let reference: PhotoReference
@@ -114,9 +121,11 @@ public final class PhotoCache: Sendable {
         self.load = load
     }
 
-    /// Calls `handler` with each photo made better in the background, once it is the one kept here.
-    public func whenImproved(_ handler: @escaping @Sendable (LoadedPhoto) -> Void) {
-        improvedHandlers.withLock { $0.append(handler) }
+    /// Calls `heard` with each photo made better in the background, once it is the one kept here. `shows` says
+    /// whether the listener shows a photo: one let go before it was made better is kept again only if so.
+    public func whenImproved(shows: @escaping @Sendable (PhotoReference) -> Bool = { _ in false },
+                             _ heard: @escaping @Sendable (LoadedPhoto) -> Void) {
+        improvedListeners.withLock { $0.append(ImprovedListener(shows: shows, heard: heard)) }
     }
 
     private func improveInBackground(_ loaded: LoadedPhoto) {
@@ -124,19 +133,23 @@ public final class PhotoCache: Sendable {
     }
 
     /// The better photo replaces the one kept under its reference, and its reduced copy is made again from it.
-    /// One let go meanwhile stays gone: whoever opens it again decodes it anew (and improves it again).
+    /// One let go meanwhile comes back as the newest (its pages are about to render it) if a page shows it;
+    /// otherwise it stays gone, and whoever opens it again decodes it anew (and improves it again).
     private func adopt(_ better: LoadedPhoto) {
-        guard kept.withLock({ kept in kept.list.contains { $0.reference == better.reference } }) else { return }
+        let listeners = improvedListeners.withLock { $0 }
+        let isKept = kept.withLock { kept in kept.list.contains { $0.reference == better.reference } }
+        guard isKept || listeners.contains(where: { $0.shows(better.reference) }) else { return }
         let reduced = reduce(better)
-        let replaced = kept.withLock { kept in
-            guard let index = kept.list.firstIndex(where: { $0.reference == better.reference }) else { return false }
-            kept.list[index].full = better
-            kept.list[index].reduced = reduced
+        kept.withLock { kept in
+            if let index = kept.list.firstIndex(where: { $0.reference == better.reference }) {
+                kept.list[index].full = better
+                kept.list[index].reduced = reduced
+            } else {
+                kept.list.insert(Entry(reference: better.reference, full: better, reduced: reduced), at: 0)
+            }
             kept.trim(to: byteLimit)
-            return true
         }
-        guard replaced else { return }
-        for handler in improvedHandlers.withLock({ $0 }) { handler(better) }
+        for listener in listeners { listener.heard(better) }
     }
 
     /// The photo as `use` needs it: a kept copy that serves it, or the photo decoded (once however many ask).

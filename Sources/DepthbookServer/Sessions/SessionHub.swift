@@ -32,7 +32,9 @@ public final class SessionHub: Sendable {
         self.gracePeriod = gracePeriod
         self.keptFrameBytes = keptFrameBytes
         self.maxSessions = max(1, maxSessions)
-        photos.whenImproved { [weak self] better in self?.photoImproved(better) }
+        photos.whenImproved(shows: { [weak self] reference in self?.referencedPhotos().contains(reference) ?? false }) { [weak self] better in
+            self?.photoImproved(better)
+        }
     }
 
     /// Every session showing the photo hears that it gained a plane (the learned person matte).
