@@ -1,5 +1,7 @@
-// dlib's frontal face detector behind a C interface Swift can call. The detector is made once per thread:
-// it is not safe to share between threads, and making one unpacks its model (a few milliseconds).
+// dlib's frontal face detector behind a C interface Swift can call. Each thread has its own detector (one is
+// not safe to share between threads), copied from one unpacked once: unpacking the model takes most of a
+// second, and the render pool's threads come and go, so unpacking per thread cost 15 s of CPU in a room of
+// twenty uploads (perf).
 #include "CDlibFaces.h"
 
 #include <algorithm>
@@ -11,7 +13,8 @@ extern "C" int dbf_detect_faces(const unsigned char *grey, int width, int height
                                 dbf_face *faces, int capacity) {
     if (!grey || width <= 0 || height <= 0 || stride < width) return -1;
     try {
-        thread_local dlib::frontal_face_detector detector = dlib::get_frontal_face_detector();
+        static const dlib::frontal_face_detector unpacked = dlib::get_frontal_face_detector();
+        thread_local dlib::frontal_face_detector detector = unpacked;
         dlib::array2d<unsigned char> image(height, width);
         for (int y = 0; y < height; ++y) {
             const unsigned char *row = grey + static_cast<size_t>(y) * stride;
