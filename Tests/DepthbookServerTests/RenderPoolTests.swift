@@ -36,6 +36,23 @@ struct RenderPoolTests {
         #expect(log.all == ["A0", "B0", "C0", "A1", "A2", "A3", "A4"])
     }
 
+    /// A session with only background work (a drag's preparation, a histogram) waits while another has a frame
+    /// queued, although it was served less recently; within one owner frames still go first.
+    @Test func backgroundWorkWaitsForEveryonesFrames() {
+        let pool = RenderPool(width: 1)
+        let log = Log()
+        let gate = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        pool.submit(owner: 1) { log.add("A0"); _ = gate.wait(timeout: .now() + 10); done.signal() }
+        pool.submit(owner: 2, priority: .background) { log.add("B prepare"); done.signal() }
+        pool.submit(owner: 3, priority: .background) { log.add("C prepare"); done.signal() }
+        pool.submit(owner: 3) { log.add("C frame"); done.signal() }
+        pool.submit(owner: 1) { log.add("A1"); done.signal() }
+        gate.signal()
+        #expect(Self.awaitSignals(done, count: 5))
+        #expect(log.all == ["A0", "C frame", "A1", "B prepare", "C prepare"])
+    }
+
     /// Two sessions exporting never hold every worker: the second export waits, and a third session's frame
     /// starts while the first export still runs.
     @Test func longJobsLeaveAWorkerForFrames() {

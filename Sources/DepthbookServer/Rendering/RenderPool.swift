@@ -7,7 +7,9 @@ import Dispatch
 /// one render over every core, and one render per session keeps a session's renderer single-threaded from
 /// the server's side. Among owners with queued work, the one served least recently goes next, so one busy
 /// session cannot starve the others however many jobs it queues. Within a session, frames go before
-/// background work (histograms, exports), so a chart or a download never delays the picture a slider moves.
+/// background work (histograms, exports), so a chart or a download never delays the picture a slider moves;
+/// across sessions, an owner with only background work (a histogram, a drag's preparation) waits until no
+/// owner has a frame or long work queued.
 public final class RenderPool: Sendable {
     public typealias Owner = UInt64
 
@@ -138,7 +140,13 @@ public final class RenderPool: Sendable {
             let waiting = s.queues.filter { owner, jobs in
                 !s.busy.contains(owner) && (longAllowed || jobs.contains { $0.priority != .long })
             }.keys
-            guard let owner = waiting.min(by: { (s.lastServed[$0] ?? 0, $0) < (s.lastServed[$1] ?? 0, $1) }) else { return nil }
+            // Owners with only background work go after everyone's frames and long work: twenty sessions
+            // preparing their drags must not hold workers while another person's slider waits.
+            let urgent = waiting.filter { owner in
+                s.queues[owner]!.contains { $0.priority == .frame || ($0.priority == .long && longAllowed) }
+            }
+            let candidates = urgent.isEmpty ? Array(waiting) : urgent
+            guard let owner = candidates.min(by: { (s.lastServed[$0] ?? 0, $0) < (s.lastServed[$1] ?? 0, $1) }) else { return nil }
             var jobs = s.queues[owner] ?? []
             // Frames first, then background work, then (when a long slot is free) long work, each in order.
             let order: [Priority] = longAllowed ? [.frame, .background, .long] : [.frame, .background]

@@ -107,10 +107,10 @@ extension Session {
             let actions = s.scheduler.finished(job, outcome: outcome, shared: pool.othersBusy(than: owner))
             let delivered = actions.contains(.deliver(job))
             var prepare: RenderJob?
-            // Only while the session has the machine to itself: with others rendering, their frames come first
-            // (twenty sessions' p95 rose from about 240 to 270 ms when every session prepared its cells).
+            // Background work: with others rendering it waits until no session has a frame queued. (It used to
+            // wait for the machine to be idle, which a room of twenty never is: each session's first coarse
+            // frame then paid for the coarse stages, 100-250 ms each, inside the drag.)
             if delivered, !job.coarse, !job.refresh, job.request.target.isPreview, let photo = s.photo?.reference,
-               !pool.othersBusy(than: owner),
                s.preparedForDrag.insert(PreparedPreview(photo: photo, cell: slot.cell, width: job.target.width)).inserted {
                 prepare = job
             }
