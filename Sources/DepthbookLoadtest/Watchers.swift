@@ -33,6 +33,12 @@ struct Watcher {
     let options: Loadtest.Options
     let presenting: Presenting
 
+    /// The fields of a server message a watcher reads.
+    private struct Envelope: Decodable {
+        let type: String?
+        let ok: Bool?
+    }
+
     func run() -> WatcherResult {
         var result = WatcherResult()
         let deadline = ContinuousClock.now + .seconds(options.timeoutSeconds)
@@ -60,10 +66,14 @@ struct Watcher {
                         guard let (header, _) = try? BinaryFrame.decode(bytes), header.cell == watched else { continue }
                         frames.withLock { $0.append((header.seq, header.coarse, .now)) }
                     case .text(let text):
-                        guard case .object(let object) = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
-                              object["type"] == .string("reply") else { continue }
-                        if object["ok"] == .bool(true) { helloed.store(true, ordering: .relaxed) }
-                        else { failure.withLock { $0 = DragSession.errorMessage(object) } }
+                        // Only replies matter here, and a watcher hears every change's notebook: reading each
+                        // into a JSONValue took 80 % of the load test's CPU with 100 watchers, and the test
+                        // measured itself instead of the server.
+                        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)),
+                              envelope.type == "reply" else { continue }
+                        if envelope.ok == true { helloed.store(true, ordering: .relaxed); continue }
+                        guard case .object(let object) = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { continue }
+                        failure.withLock { $0 = DragSession.errorMessage(object) }
                     }
                 }
             }
