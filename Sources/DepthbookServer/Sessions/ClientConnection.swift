@@ -25,7 +25,8 @@ public struct PendingFrame: Sendable {
 
 /// One page's WebSocket as the sessions see it: an outbox the transport drains, and the session it is bound to.
 ///
-/// Replies and events are kept in order and all go out. Frames are kept one per slot: a newer frame for a
+/// Replies and events are kept in order and all go out, except one a newer message under the same key made
+/// stale (`sendLatest`: a watcher's notebook state during a drag). Frames are kept one per slot: a newer frame for a
 /// cell replaces an unsent one, so a slow client gets fewer frames, never a growing queue.
 public final class ClientConnection: Sendable {
     public let id: UInt64
@@ -48,8 +49,14 @@ public final class ClientConnection: Sendable {
         var role: SessionRole
     }
 
+    /// A text message waiting, and the key under which a newer message makes it stale (nil: it always goes out).
+    private struct Text: Sendable {
+        var bytes: [UInt8]
+        var supersededBy: String?
+    }
+
     private struct Outbox: Sendable {
-        var texts: [[UInt8]] = []
+        var texts: [Text] = []
         /// Bytes waiting, texts and frames together.
         var bytes = 0
         /// Set once the client fell too far behind: everything is dropped and the socket is to be closed.
@@ -89,9 +96,24 @@ public final class ClientConnection: Sendable {
     }
 
     public func sendText(_ bytes: [UInt8]) {
+        sendText(bytes, supersededBy: nil)
+    }
+
+    /// Queues a text message that makes any unsent one sent under the same `key` stale: that one is dropped, and
+    /// this one goes after the messages queued before it. A watcher hears every slider move as the whole
+    /// notebook; a hundred of them at 60 moves a second queued megabytes a second of states already replaced.
+    public func sendLatest(_ bytes: [UInt8], key: String) {
+        sendText(bytes, supersededBy: key)
+    }
+
+    private func sendText(_ bytes: [UInt8], supersededBy key: String?) {
         outbox.withLock { box in
             guard !box.cutOff else { return }
-            box.texts.append(bytes)
+            if let key {
+                box.bytes -= box.texts.reduce(0) { $0 + ($1.supersededBy == key ? $1.bytes.count : 0) }
+                box.texts.removeAll { $0.supersededBy == key }
+            }
+            box.texts.append(Text(bytes: bytes, supersededBy: key))
             box.bytes += bytes.count
             Self.cutOffIfOver(&box, limit: outboxLimit)
         }
@@ -132,7 +154,7 @@ public final class ClientConnection: Sendable {
         while true {
             let next: (text: [UInt8]?, frame: PendingFrame?)? = outbox.withLock { box in
                 if !box.texts.isEmpty {
-                    let text = box.texts.removeFirst()
+                    let text = box.texts.removeFirst().bytes
                     box.bytes -= text.count
                     return (text, nil)
                 }

@@ -44,13 +44,17 @@ extension Session {
 
     /// Sends a text message to every attached connection (or only to those with `role`).
     /// The message is built only when someone will receive it (a slider move with no watcher costs nothing).
-    func broadcast(only role: SessionRole? = nil, except: UInt64? = nil, _ message: () -> [UInt8]) {
+    /// With `supersedes`, it replaces an unsent message sent under the same key (`ClientConnection.sendLatest`).
+    func broadcast(only role: SessionRole? = nil, except: UInt64? = nil, supersedes key: String? = nil,
+                   _ message: () -> [UInt8]) {
         let targets = state.withLock { s in
             s.connections.values.filter { (role == nil || $0.role == role) && $0.connection.id != except }.map(\.connection)
         }
         guard !targets.isEmpty else { return }
         let bytes = message()
-        for connection in targets { connection.sendText(bytes) }
+        for connection in targets {
+            if let key { connection.sendLatest(bytes, key: key) } else { connection.sendText(bytes) }
+        }
     }
 
     func isCurrent(slot: RenderSlot, seq: Int, coarse: Bool) -> Bool {

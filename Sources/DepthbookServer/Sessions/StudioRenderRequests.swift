@@ -11,7 +11,8 @@ extension Studio {
                    from connection: ClientConnection) throws -> (SetParamsResult, Session.RenderKickoff) {
         let (requests, notebook) = try session.apply(set)
         let kickoff = try session.requestRenders(requests)
-        session.broadcast(only: .watch, except: connection.id) {
+        // Only the newest state matters to a watcher that has not been sent the previous ones yet.
+        session.broadcast(only: .watch, except: connection.id, supersedes: "params") {
             StudioEvent.notebook(.init(notebook: notebook?.notebook, graph: notebook?.graph)).message()
         }
         let renders = requests.map { CellSeqResult(cell: $0.slot.cell, seq: $0.seq) }
