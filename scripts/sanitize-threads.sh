@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 
 build=(-c release -Xswiftc -enable-testing --sanitize=thread --scratch-path .build-tsan)
 swift build "${build[@]}" --build-tests
+echo "==== the sanitized build took ${SECONDS} s ===="
 binary="$(swift build "${build[@]}" --show-bin-path)/depthbook"
 # (grep reads all of nm's output: with -q it would stop early and pipefail would count nm's broken pipe.)
 nm "$binary" | grep __tsan_init >/dev/null || { echo "$binary is not built with ThreadSanitizer"; exit 1; }
@@ -33,7 +34,7 @@ swift test "${build[@]}" --skip-build --no-parallel --filter DepthbookServerTest
 DEPTHBOOK_LOADTEST_TIMEOUT_S=300 DEPTHBOOK_BIN="$binary" python3 -m pytest -q Tests/EndToEnd/test_server_protocol.py \
     Tests/EndToEnd/test_server_hostile.py Tests/EndToEnd/test_server_hostile_round_two.py \
     Tests/EndToEnd/test_server_loadtest.py \
-    -k "not test_two_sessions_drag_the_slider and not test_a_request_pipelined_behind_an_upload_does_not_wedge_http and not test_a_page_scrolled_to_the_slider_still_follows_with_its_result" || status=1
+    --durations=10 -k "not test_two_sessions_drag_the_slider and not test_a_request_pipelined_behind_an_upload_does_not_wedge_http and not test_a_page_scrolled_to_the_slider_still_follows_with_its_result" || status=1
 
 if compgen -G "$reports/race*" >/dev/null; then
     echo "---- ThreadSanitizer reports ----"

@@ -3,7 +3,10 @@
 # against a release build of the real server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# CI stops at 90 minutes: each stage says how long it took, so the log shows where the time goes.
+stage() { echo "==== $1 done after ${SECONDS} s in all ===="; }
 scripts/install-deps.sh test
+stage "installing"
 
 # No tracked file over 1 MB: bundled samples are generated, photos stay in ../shared, packages come from apt.
 large=$(git ls-files -z | xargs -0 -r stat -c '%s %n' 2>/dev/null | awk '$1 > 1048576 { print $2 " (" $1 " bytes)" }')
@@ -11,6 +14,7 @@ if [ -n "$large" ]; then echo "tracked files over 1 MB:"; echo "$large"; exit 1;
 
 # One release build with testability serves both the Swift tests and the end-to-end runs.
 swift build -c release -Xswiftc -enable-testing --build-tests
+stage "the release build"
 # Swift Testing prints a failure where it happens, among hundreds of lines: repeat the failures at the end,
 # where a reader of CI's tail sees them.
 swift_log=$(mktemp)
@@ -32,6 +36,7 @@ for selection in "--skip RenderSweepTests" "--filter RenderSweepTests"; do
         fi
         exit 1
     fi
+    stage "swift test $selection"
 done
 
 # The servers of both end-to-end passes share their generated samples (conftest.py): traced once, by the first
@@ -43,8 +48,10 @@ trap 'rm -rf "$DEPTHBOOK_SAMPLES"' EXIT
 # No end-to-end test found is a failure, like a pytest run that collects none (exit 5).
 compgen -G "Tests/EndToEnd/test_*.py" >/dev/null || { echo "no end-to-end tests in Tests/EndToEnd"; exit 1; }
 DEPTHBOOK_BIN="$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/depthbook" \
-    python3 -m pytest -q Tests/EndToEnd
+    python3 -m pytest -q --durations=15 Tests/EndToEnd
+stage "the end-to-end tests"
 
 # ThreadSanitizer over what threads share (sessions, render pool, transport, stores, the load-test client): a
 # build of its own, then the thread-heavy suites; any race report fails the run.
 scripts/sanitize-threads.sh
+stage "the sanitizer"
