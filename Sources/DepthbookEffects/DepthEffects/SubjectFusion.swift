@@ -23,7 +23,7 @@ enum SubjectFusion {
         guard let matte = c.photo.personMatte, c.photo.matte(.portraitEffectsMatte) == nil else { return nil }
         let matteNode = try Node(PlaneSource(matte, id: "personMatte:\(c.photoID)"))
         let regionNode = try SubjectPlane.region(c)
-        let key = NodeKey("personSubject agreement=\(agreement) faint=\(faint) smallest=\(smallest)", inputs: [matteNode.key, regionNode.key])
+        let key = NodeKey("personSubject agreement=\(agreement) faint=\(faint) smallest=\(smallest) unsure=\(PersonMatteTrust.mostUnsure)", inputs: [matteNode.key, regionNode.key])
         let kept = try c.statistics.kept(key) {
             let region = try c.native(regionNode)
             let samples = fuse(matte: matte, region: FloatPlane(width: region.width, height: region.height, channels: 1, samples: region.samples))
@@ -36,11 +36,12 @@ enum SubjectFusion {
     }
 
     /// The matte kept over its regions that `region` (1 inside, any resolution, covering the same frame) agrees
-    /// are the subject, and over their soft edge (above `faint`, joined to them); 0 elsewhere. Nil when no region
-    /// is kept, or what is kept is under `smallest` of the frame.
+    /// are the subject, and over their soft edge (above `faint`, joined to them); 0 elsewhere. Nil when the
+    /// network is unsure of what it matted (`PersonMatteTrust`: the shelf's ornaments in fragments), no region is
+    /// kept, or what is kept is under `smallest` of the frame.
     static func fuse(matte: FloatPlane, region: FloatPlane) -> [Float]? {
         let w = matte.width, h = matte.height
-        guard w > 0, h > 0, region.width > 0, region.height > 0 else { return nil }
+        guard w > 0, h > 0, region.width > 0, region.height > 0, PersonMatteTrust.holdsSomeone(matte) else { return nil }
         // 4-connected regions of the matte at 0.5; label 0 is outside every region.
         var label = [Int32](repeating: 0, count: w * h)
         var areas: [Int] = [0], agreeing: [Int] = [0]

@@ -24,17 +24,13 @@ public enum EstimatedDisparity {
     public static let horizon = 0.5
     /// The falloff's reach: the blur's σ as a fraction of the plane's width.
     public static let falloffReach = 0.08
-    /// Below this share of the frame at matte ≥ 0.5 nobody was found, and no depth is estimated.
-    public static let leastSubject = 0.005
-
     /// The estimated disparity at the matte's resolution (covering the same frame), nil when the matte holds no
-    /// one.
+    /// one the network is sure of (`PersonMatteTrust`).
     public static func plane(fromMatte matte: FloatPlane) -> FloatPlane? {
         let w = matte.width, h = matte.height
         guard w > 1, h > 1, matte.channels == 1 else { return nil }
+        guard PersonMatteTrust.holdsSomeone(matte) else { return nil }
         let alpha = matte.samples.map { $0.isNaN ? 0 : min(1, max(0, $0)) }
-        let found = alpha.reduce(0) { $0 + ($1 >= 0.5 ? 1 : 0) }
-        guard Double(found) >= leastSubject * Double(w * h) else { return nil }
         let near = blurred(alpha, width: w, height: h, sigma: falloffReach * Double(w))
         var out = [Float](repeating: 0, count: w * h)
         for y in 0..<h {
