@@ -14,7 +14,7 @@ struct DollyFillTests {
     }
 
     /// A gap between a near (dark) and a far (bright) side is filled from the far side.
-    @Test func gapsAreFilledFromTheFarSide() {
+    @Test func gapsAreFilledFromTheFarSide() throws {
         let size = PixelSize(width: 12, height: 4)
         var samples = [Float](), covered = [Bool]()
         for _ in 0..<size.height {
@@ -25,15 +25,43 @@ struct DollyFillTests {
             }
         }
         let drawn = MeshRasterizer.Result(buffer: PixelBuffer(region: PixelRect(size), channels: 4, samples: samples), covered: covered)
-        let out = DollyFill.filled(drawn, channels: 3, size: size, pastEdges: nil, keepBlack: nil)
+        let out = try DollyFill.filled(drawn, channels: 3, size: size, pastEdges: nil, keepBlack: nil)
         for y in 0..<size.height { for x in 5..<7 { #expect(out.samples[(y * size.width + x) * 3] > 0.9) } }
         #expect(out.samples[0] == 0 && out.samples[(size.width - 1) * 3] == 1)
+    }
+
+    /// A wide gap beside a near (black) subject, in a striped far wall: textured, the gap gets the wall's stripes
+    /// back, and never the subject's black; push-pull alone leaves it flat.
+    @Test func aWideGapGetsTheFarSidesTexture() throws {
+        let w = 96, h = 96
+        let truth = PatchInpaintTests.stripes(width: w, height: h)
+        let gap = (0..<(w * h)).map { i in (30..<60).contains(i % w) && (30..<66).contains(i / w) }
+        var samples = [Float](), covered = [Bool]()
+        for i in 0..<(w * h) {
+            let near = i % w < 30 && (20..<76).contains(i / w)
+            samples += near ? [0, 0, 0, 1] : gap[i] ? [0, 0, 0, 0] : Array(truth.samples[(i * 3)..<(i * 3 + 3)]) + [4]
+            covered.append(!gap[i])
+        }
+        let drawn = MeshRasterizer.Result(buffer: PixelBuffer(region: PixelRect(PixelSize(width: w, height: h)), channels: 4, samples: samples), covered: covered)
+        let size = PixelSize(width: w, height: h)
+        let flat = try DollyFill.filled(drawn, channels: 3, size: size, pastEdges: nil, keepBlack: nil)
+        let textured = try DollyFill.filled(drawn, channels: 3, size: size, pastEdges: nil, keepBlack: nil, textured: true)
+        func error(_ out: PixelBuffer) -> Double {
+            var sum = 0.0, n = 0.0
+            for i in 0..<(w * h) where gap[i] { for k in 0..<3 { sum += abs(Double(out.samples[i * 3 + k] - truth.samples[i * 3 + k])); n += 1 } }
+            return sum / n
+        }
+        print("dolly-fill stripes mean-abs textured=\(error(textured)) push-pull=\(error(flat))")
+        #expect(error(flat) > 0.15)
+        #expect(error(textured) < 0.06, "the wall's stripes continue into the gap (mean error \(error(textured)))")
+        for i in 0..<(w * h) where gap[i] { #expect(textured.samples[i * 3] >= 0.19, "no subject black in the gap") }
+        for i in 0..<(w * h) where covered[i] { #expect(textured.samples[i * 3] == samples[i * 4]) }
     }
 
     /// Past the photo's edges the view continues what is nearest: a near (dark) band cut by the frame's bottom
     /// edge, pulled up by the camera's travel, leaves a gap below it that is filled dark, not from the far
     /// (bright) wall above; the same gap counted as uncovered by the subject is filled from the wall.
-    @Test func theViewPastTheEdgesContinuesWhatIsNearest() {
+    @Test func theViewPastTheEdgesContinuesWhatIsNearest() throws {
         let size = PixelSize(width: 6, height: 16)
         var samples = [Float](), covered = [Bool]()
         for y in 0..<size.height {
@@ -46,8 +74,8 @@ struct DollyFillTests {
         let drawn = MeshRasterizer.Result(buffer: PixelBuffer(region: PixelRect(size), channels: 4, samples: samples), covered: covered)
         let pastEdges = DollyFill.borderConnected(covered, size: size)
         #expect(pastEdges.filter { $0 }.count == 4 * size.width)
-        let continued = DollyFill.filled(drawn, channels: 3, size: size, pastEdges: pastEdges, keepBlack: nil)
-        let fromBehind = DollyFill.filled(drawn, channels: 3, size: size, pastEdges: nil, keepBlack: nil)
+        let continued = try DollyFill.filled(drawn, channels: 3, size: size, pastEdges: pastEdges, keepBlack: nil)
+        let fromBehind = try DollyFill.filled(drawn, channels: 3, size: size, pastEdges: nil, keepBlack: nil)
         for y in 12..<16 {
             #expect(continued.samples[(y * size.width + 2) * 3] < 0.1, "row \(y) continues the near band")
             #expect(fromBehind.samples[(y * size.width + 2) * 3] > 0.5, "row \(y) filled from the wall")

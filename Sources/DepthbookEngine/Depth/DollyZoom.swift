@@ -14,8 +14,8 @@
 /// and the view cropped to what that covers, the largest clean rectangle of the photo alone scaled back to the
 /// frame, black (the talk), or the edge pixels stretched. Uncovered by the subject (behind a
 /// foreground edge): the photo's background behind the edge drawn by the same camera (`BackgroundPlate`, when
-/// given), else filled from the background around the gap (push-pull weighted towards the far side),
-/// stretched from the edge (the talk: torn triangles kept), or black (torn triangles dropped).
+/// given), else with the far background's own texture (`PatchInpaint`, started from push-pull weighted
+/// towards the far side), stretched from the edge (the talk: torn triangles kept), or black (torn triangles dropped).
 public struct DollyZoom: Filter {
     public static let placement = PixelPlacement.moved
     public static let info = FilterInfo(
@@ -180,8 +180,9 @@ public struct DollyZoom: Filter {
             behind = MeshRasterizer.draw(plateMesh, source: plateColour, size: size, clampTexture: image.region, context: context)
             try context.checkCancelled()
         }
-        var result = DollyFill.filled(drawn, channels: image.channels, size: size, pastEdges: pastEdges,
-                                      keepBlack: frame == .black ? pastEdges : nil, behind: behind)
+        var result = try DollyFill.filled(drawn, channels: image.channels, size: size, pastEdges: pastEdges,
+                                          keepBlack: frame == .black ? pastEdges : nil, behind: behind,
+                                          textured: uncovered == .fill, checkCancelled: context.checkCancelled)
         // (With `fill`, nothing to crop when the drawn view reaches the frame's border everywhere.)
         if frame == .crop || (frame == .fill && pastEdges.contains(true)) {
             // Where the photo (with `fill`, and its short mirrored continuation) lands, gaps bridged: the rectangle
