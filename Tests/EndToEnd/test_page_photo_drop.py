@@ -64,7 +64,9 @@ def thumbnails(driver) -> dict[str, tuple[str, int, int]]:
         const out = {};
         for (const card of document.querySelectorAll('db-start li.start-card')) {
             const thumb = card.querySelector('.start-thumb'), img = thumb.querySelector('img');
-            out[card.dataset.notebook] = [thumb.dataset.state, img ? img.naturalWidth : 0, img ? img.naturalHeight : 0];
+            // The page marks a card ready as it puts the frame's image in; the browser decodes it a moment later.
+            const state = img && !(img.complete && img.naturalWidth > 0) ? 'decoding' : thumb.dataset.state;
+            out[card.dataset.notebook] = [state, img ? img.naturalWidth : 0, img ? img.naturalHeight : 0];
         }
         return out;""")
 
@@ -76,7 +78,7 @@ def settled_thumbnails(driver) -> dict[str, tuple[str, int, int]] | None:
         const waiting = document.querySelector("db-start .start-thumb[data-state='waiting']");
         if (waiting) waiting.scrollIntoView({ block: 'center' });""")
     t = thumbnails(driver)
-    return t if t and all(s not in ("rendering", "waiting") for s, _, _ in t.values()) else None
+    return t if t and all(s not in ("rendering", "waiting", "decoding") for s, _, _ in t.values()) else None
 
 
 def test_the_start_page_renders_only_the_cards_in_view(depthbook_server, browser_factory):
