@@ -1,9 +1,9 @@
 /// Whether a learned person matte holds someone the network is sure of. MODNet mattes a person or pet almost
 /// everywhere at 0 or 1, soft only along the edge and in hair; on a photo of objects it leaves blotches and
 /// fragments at half strength (docs/person-matte.md), and Big Head then scaled shards of a shelf's ornaments.
-/// Measured on the shared photos' mattes (rendered at 512 px wide): on the people, the pug and the dahlias 3–10 %
-/// of the likely pixels (above `likely`) were unsure (below `sure`); on the avocados, the shelf, the hyacinths and
-/// the Android table 24–67 %.
+/// Measured on the shared photos' mattes at the network's resolution (`PersonMatteTrustOnPhotosTests`): on the
+/// people, the pug and the dahlias 3–10 % of the likely pixels (above `likely`) were unsure (below `sure`); on the
+/// avocados, the shelf, the hyacinths and the Android table 24–67 %.
 public enum PersonMatteTrust {
     /// Above this a pixel is likely the subject's.
     public static let likely: Float = 0.1
