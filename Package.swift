@@ -112,7 +112,7 @@ let package = Package(
             name: "depthbook",
             dependencies: [
                 "DepthbookEngine", "DepthbookCodecs", "DepthbookDocument", "DepthbookEffects", "DepthbookProtocol", "DepthbookServer",
-                "DepthbookLoadtest",
+                "DepthbookLoadtest", "DepthbookMessages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

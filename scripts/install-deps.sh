@@ -35,7 +35,7 @@ fi
 if [ "$mode" = test ]; then
     python3 - <<'PY' || python3 -m pip install -q -r "$(dirname "$0")/../Tests/requirements.txt"
 import importlib, sys
-for m in ("numpy", "scipy", "pytest", "pytest_timeout", "selenium", "websockets", "PIL", "skimage"):
+for m in ("numpy", "scipy", "pytest", "pytest_timeout", "selenium", "websockets", "PIL", "skimage", "jsonschema"):
     importlib.import_module(m)
 PY
 fi

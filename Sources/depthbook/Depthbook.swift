@@ -16,6 +16,7 @@ struct Depthbook: AsyncParsableCommand {
             LoadtestCommand.self,
             RenderCommand.self,
             WiggleCommand.self,
+            ProtocolSchemaCommand.self,
         ]
     )
 
