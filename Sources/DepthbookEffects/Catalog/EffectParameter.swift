@@ -34,6 +34,14 @@ public struct EffectParameter: Sendable, Equatable {
         return copy
     }
 
+    /// The same row under another name and label (and doc, when given).
+    func renamed(_ name: String, _ label: String, doc: String? = nil) -> EffectParameter {
+        var copy = EffectParameter(name: name, label: label, kind: kind, min: min, max: max, step: step, defaultValue: defaultValue,
+                                   unit: unit, choices: choices, doc: doc ?? self.doc)
+        copy.fromPhoto = fromPhoto
+        return copy
+    }
+
     /// One of a few named options.
     public static func choice(_ name: String, _ label: String, _ choices: [String], default value: String,
                               doc: String) -> EffectParameter {

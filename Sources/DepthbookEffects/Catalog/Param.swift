@@ -1,3 +1,5 @@
+import DepthbookDocument
+
 /// A typed handle on one row of an effect's parameter table. An effect declares each of its parameters once,
 /// as a static handle: the row (`row`) is what validation, the page's controls and docs/effects.md read, and
 /// the handle is how `build` reads the value (`p[scale]`), as the Swift type the row's kind means. A
@@ -9,6 +11,23 @@ public struct Param<Value>: Sendable {
 
     /// The same parameter, its value picked from the photo while the cell leaves it out.
     func chosenFromPhoto() -> Param { Param(row.chosenFromPhoto()) }
+
+    /// Another effect's row under this effect's name and label (a composite reusing a step's knob): its range,
+    /// step, unit and default stay the step's own.
+    func renamed(_ name: String, _ label: String, doc: String? = nil) -> Param { Param(row.renamed(name, label, doc: doc)) }
+}
+
+extension Param where Value == Double {
+    /// What the effect picked from the photo for this parameter, as `BuiltNode.chosen` reports it.
+    func picked(_ value: Double) -> [String: ParameterValue] { [row.name: .number(value)] }
+}
+
+extension Param where Value == NormalizedPoint {
+    /// What the effect picked from the photo for this parameter (none when nil), as `BuiltNode.chosen` reports it.
+    func picked(_ point: (x: Double, y: Double)?) -> [String: ParameterValue] {
+        guard let point else { return [:] }
+        return [row.name: .point(x: point.x, y: point.y)]
+    }
 }
 
 /// The value types a handle reads as, for the kinds that have no Swift type of their own.

@@ -42,10 +42,7 @@ struct TapBlendMaskEffect: Effect {
     }
 
     /// The tap the effect picked from the photo, for the page's control.
-    static func chosen(_ point: (x: Double, y: Double)?) -> [String: ParameterValue] {
-        guard let point else { return [:] }
-        return ["point": .point(x: point.x, y: point.y)]
-    }
+    static func chosen(_ point: (x: Double, y: Double)?) -> [String: ParameterValue] { Self.point.picked(point) }
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let disparity = try DepthSupport.disparity(try inputs.built("disparity"), c, effect: description.id)

@@ -34,7 +34,7 @@ struct DollyZoomEffect: Effect {
         guard let focal = DepthSupport.median(try c.native(depth), at: point, radius: 0.01), focal > 0 else {
             throw EffectError.badInput(effect: description.id, message: "no depth at the focal point; tap somewhere else")
         }
-        let picked: [String: ParameterValue] = chosen.map { ["point": .point(x: $0.x, y: $0.y)] } ?? [:]
+        let picked = Self.point.picked(chosen)
         if p[Self.dolly] == 0 { return BuiltNode(image, role: .image, chosen: picked) }
         let k = DepthSupport.intrinsics(c)
         let frame = !p.isGiven(Self.frame) && p.isGiven(Self.edges) ? p[Self.edges] : p[Self.frame]

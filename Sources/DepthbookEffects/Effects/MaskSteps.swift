@@ -42,7 +42,7 @@ struct ThresholdEffect: Effect {
         let input = try inputs.built("input")
         let isDepth = input.role == .depth(.depth)
         let kept: Double
-        var chosen: [String: ParameterValue] = [:]
+        var chosen = [String: ParameterValue]()
         if p.isGiven(Self.percentile) {
             kept = p[Self.percentile]
         } else {
@@ -54,7 +54,7 @@ struct ThresholdEffect: Effect {
                 throw EffectError.badInput(effect: description.id, message: "the plane has no valid values to threshold")
             }
             kept = (SubjectCut.keptPercent(sortedValid: sorted, cut: cut) * 2).rounded() / 2
-            chosen["percentile"] = .number(kept)
+            chosen = Self.percentile.picked(kept)
         }
         guard let cut = try c.percentile(input.node, isDepth ? kept : 100 - kept) else {
             throw EffectError.badInput(effect: description.id, message: "the plane has no valid values to threshold")
@@ -117,10 +117,8 @@ struct MaskGammaEffect: Effect {
 
 /// The demo's depth mask in one step: threshold at a percentile, close, feather.
 struct DepthThresholdEffect: Effect {
-    static let closing = Param.number("closing", "Closing", 0...200, default: 20, step: 1, unit: "px",
-            doc: "Closing disc radius in full-resolution pixels.")
-    static let feather = Param.number("feather", "Feather", 0...200, default: 12, step: 0.5, unit: "px",
-            doc: "Gaussian feather sigma in full-resolution pixels.")
+    static let closing = ClosingEffect.radius.renamed("closing", "Closing", doc: "Closing disc radius in full-resolution pixels.")
+    static let feather = FeatherEffect.radius.renamed("feather", "Feather", doc: "Gaussian feather sigma in full-resolution pixels.")
     static let description = EffectDescription(
         id: "depthThreshold", title: "Depth threshold mask",
         summary: "Threshold the disparity at a percentile, close the islands, feather the edge: a foreground mask.",

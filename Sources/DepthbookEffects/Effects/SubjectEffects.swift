@@ -110,8 +110,8 @@ struct ScaledMatteEffect: Effect {
 /// Big Head, whole: scale the subject, then the pseudo depth of field of the demo (contrast on the subject,
 /// blur on the background).
 struct BigHeadEffect: Effect {
-    static let scale = Param.number("scale", "Scale", 0.5...2, default: 1.3, step: 0.01, doc: "Subject size relative to the original.")
-    static let grow = Param.number("grow", "Fill margin", 0...200, default: 24, step: 1, unit: "px", doc: "How far beyond the matte the fill reaches.")
+    static let scale = ScaleSubjectEffect.scale
+    static let grow = ScaleSubjectEffect.grow
     static let contrast = Param.number("contrast", "Subject contrast", 0.5...2, default: 1.15, step: 0.01, doc: "Contrast of the subject (1 leaves it).")
     static let blur = Param.number("blur", "Background blur", 0...200, default: 16, step: 0.5, unit: "px", doc: "Gaussian blur of the background (0 leaves it sharp).")
     static let description = EffectDescription(
