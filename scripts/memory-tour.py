@@ -74,6 +74,16 @@ def peak_mb(pid: int) -> float | None:
     return proc_status_mb(pid, "VmHWM")
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU the process has used (/proc/PID/stat), in seconds."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class RssSampler:
     """Reads the server's VmRSS every `interval` s in a thread: the highest since `reset()`, and whether it
     passed `stop_above_mb` (the tour then stops at its next wait)."""
@@ -214,16 +224,19 @@ def run_tour(server: Server, photos: list[str], notebooks: list[str] | None, pas
             watcher.close()
         sampler.close()
     alive = server.alive() and healthz(server)
-    idle_rss = None
+    idle_rss = idle_cpu = None
     if alive and idle_seconds > 0:
-        # What the server keeps once nobody renders: the page stays open, nothing is asked.
+        # What the server keeps, and the CPU it still spends, once the page has gone and nothing is asked.
+        before = cpu_seconds(pid)
         time.sleep(idle_seconds)
         idle_rss = rss_mb(pid) if server.alive() else None
+        after = cpu_seconds(pid)
+        idle_cpu = round(after - before, 2) if before is not None and after is not None else None
     summary = {
         "summary": True, "peakMb": (peak_mb(pid) if server.alive() else None) or sampler.last_peak_mb,
         "passPeaksMb": pass_peaks, "passMaxRssMb": pass_max_rss, "alive": alive,
         "rssMb": rss_mb(pid) if server.alive() else None, "notebooksVisited": len(lines),
-        "idleRssMb": idle_rss, "idleSeconds": idle_seconds,
+        "idleRssMb": idle_rss, "idleCpuSeconds": idle_cpu, "idleSeconds": idle_seconds,
         "watchers": [{"reads": w.reads, "messages": w.messages, "closedByServer": w.closed} for w in following],
         "seconds": round(time.monotonic() - started, 1),
     }
@@ -251,7 +264,8 @@ def main() -> int:
     parser.add_argument("--stalled-watchers", type=int, default=0,
                         help="pages following the watch link that never read (a phone gone to sleep)")
     parser.add_argument("--idle-seconds", type=float, default=0,
-                        help="after the tour, wait this long with nothing asked and report the RSS (idleRssMb)")
+                        help="after the tour, its page closed, wait this long and report the RSS (idleRssMb) and the CPU "
+                             "seconds the server spent meanwhile (idleCpuSeconds)")
     args = parser.parse_args()
     os.environ["DEPTHBOOK_BIN"] = args.binary
     photos = [p for p in args.photos.split(",") if p]
