@@ -2,12 +2,12 @@
 """Contact sheets: every bundled notebook's result rendered on every photo you have, one sheet per notebook, to
 look at before calling a change to an effect done (issue 38).
 
-    scripts/contact-sheets.py [--photos DIR] [--width 480] [--out artifacts/contact-sheets] [notebook ...]
+    scripts/contact-sheets.py [--photos DIR] [--width 480] [--cell ID] [--out artifacts/contact-sheets] [notebook ...]
 
 Photos: every HEIC, JPEG and PNG in --photos (default ../shared/photos); a file named `<name>-image.jpg` with a
 `<name>-depth.jpg` beside it (a depth app's pair) is one photo with its depth map; other `-depth` files are
-skipped. Each tile is `depthbook render` of the notebook's last picture cell (DEPTHBOOK_BIN, else the release
-build), captioned with the photo's name, or with the error the render printed. Prints one JSON line per sheet.
+skipped. Each tile is `depthbook render` of the notebook's last picture cell, or of --cell (DEPTHBOOK_BIN, else the
+release build), captioned with the photo's name, or with the error the render printed. Prints one JSON line per sheet.
 """
 from __future__ import annotations
 
@@ -37,9 +37,11 @@ def photos(folder: Path) -> list[tuple[str, Path, Path | None]]:
     return found
 
 
-def render(binary: str, notebook: Path, photo: Path, depth: Path | None, width: int, out: Path) -> str | None:
+def render(binary: str, notebook: Path, photo: Path, depth: Path | None, width: int, out: Path, cell: str | None) -> str | None:
     """Renders into `out`; the error's last line when it fails."""
     command = [binary, "render", str(notebook), "--photo", str(photo), "--width", str(width), "--output", str(out)]
+    if cell:
+        command += ["--cell", cell]
     if depth:
         command += ["--depth", str(depth)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
@@ -70,6 +72,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=ROOT.parent / "shared" / "photos")
     parser.add_argument("--width", type=int, default=480)
+    parser.add_argument("--cell", help="the cell to render in each notebook (default: its last picture cell)")
     parser.add_argument("--out", type=Path, default=ROOT / "artifacts" / "contact-sheets")
     parser.add_argument("notebooks", nargs="*", help="notebook names (default: every one in Notebooks/)")
     args = parser.parse_args()
@@ -84,11 +87,12 @@ def main() -> int:
             tiles = []
             for photo_name, photo, depth in everything:
                 out = Path(scratch) / f"{name}-{photo_name}.jpg"
-                error = render(binary, ROOT / "Notebooks" / f"{name}.json", photo, depth, args.width, out)
+                error = render(binary, ROOT / "Notebooks" / f"{name}.json", photo, depth, args.width, out, args.cell)
                 tiles.append((photo_name, Image.open(out).convert("RGB") if error is None else None, error))
                 failures += error is not None
-            path = args.out / f"{name}.png"
-            sheet(tiles, args.width, f"{name}: last picture cell on {len(tiles)} photos, {args.width} px").save(path)
+            path = args.out / (f"{name}-{args.cell}.png" if args.cell else f"{name}.png")
+            shown = f"cell {args.cell}" if args.cell else "last picture cell"
+            sheet(tiles, args.width, f"{name}: {shown} on {len(tiles)} photos, {args.width} px").save(path)
             print(json.dumps({"notebook": name, "sheet": str(path), "photos": len(tiles),
                               "failed": [t[0] for t in tiles if t[1] is None], "seconds": round(time.monotonic() - started, 1)}),
                   flush=True)
