@@ -26,6 +26,7 @@ public enum RequestSchema {
             "type": .string("object"),
             "required": strings(["id", "type"]),
             "properties": object([
+                // Ids, like sequence numbers, stay within JSON's exact integers.
                 "id": integer(1...limits.maxSeq),
                 "type": object(["enum": strings(StudioRequest.Kind.allCases.map(\.rawValue))]),
             ]),

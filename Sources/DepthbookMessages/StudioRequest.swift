@@ -12,9 +12,10 @@ struct RequestEnvelope: Decodable {
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        // An id that is not a positive integer is answered as `null` rather than guessed at.
+        // An id that is not a positive integer is answered as `null` rather than guessed at. Ids, like sequence
+        // numbers, stay within JSON's exact integers.
         if let value = try? c.decodeIfPresent(JSONValue.self, forKey: .id), case .number(let n) = value,
-            n >= 1, n <= 9_007_199_254_740_991, n.rounded() == n
+            n >= 1, n <= Double(Limits.studio.maxSeq), n.rounded() == n
         {
             id = Int(n)
         } else {
