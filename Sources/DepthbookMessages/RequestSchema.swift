@@ -52,7 +52,7 @@ public enum RequestSchema {
         switch kind {
         case .hello:
             // Another version is answered `unsupported`.
-            return body(["protocol": object(["const": .number(1)]), "session": optionalText, "resume": optionalText, "watch": optionalText],
+            return body(["protocol": object(["const": .number(Double(StudioRequest.Hello.version))]), "session": optionalText, "resume": optionalText, "watch": optionalText],
                         required: ["protocol"])
         case .listSamples, .listNotebooks, .effects, .save:
             return object([:])
@@ -92,7 +92,7 @@ public enum RequestSchema {
         case .export:
             return body([
                 "cell": text,
-                "format": object(["enum": strings(["jpeg", "png", "gif", "mp4"])]),
+                "format": object(["enum": strings(ExportFormat.allCases.map(\.rawValue))]),
                 "frames": nullable(integer(limits.exportFrames)),
                 "width": nullable(integer(limits.exportWidth)),
             ], required: ["cell", "format"])

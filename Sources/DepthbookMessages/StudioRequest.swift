@@ -50,7 +50,10 @@ public enum StudioRequest: Sendable, Equatable {
         public var session: String?
         public var resume: String?
         public var watch: String?
-        public init(protocol version: Int = 1, session: String? = nil, resume: String? = nil, watch: String? = nil) {
+        /// The protocol version this build speaks.
+        public static let version = 1
+
+        public init(protocol version: Int = Hello.version, session: String? = nil, resume: String? = nil, watch: String? = nil) {
             self.protocol = version
             self.session = session
             self.resume = resume
@@ -153,7 +156,7 @@ public enum StudioRequest: Sendable, Equatable {
     }
 }
 
-public enum ExportFormat: String, Sendable, Equatable, Codable {
+public enum ExportFormat: String, Sendable, Equatable, Codable, CaseIterable {
     case jpeg, png, gif, mp4
 }
 
@@ -291,8 +294,8 @@ public enum RequestDecoder {
         switch kind {
         case .hello:
             let hello = try decoder.decode(StudioRequest.Hello.self, from: data)
-            guard hello.protocol == 1 else {
-                throw ProtocolError(.unsupported, "this server speaks protocol 1, not \(hello.protocol)")
+            guard hello.protocol == StudioRequest.Hello.version else {
+                throw ProtocolError(.unsupported, "this server speaks protocol \(StudioRequest.Hello.version), not \(hello.protocol)")
             }
             return .hello(hello)
         case .listSamples: return .listSamples

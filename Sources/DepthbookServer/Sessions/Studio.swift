@@ -173,7 +173,7 @@ public final class Studio: Sendable {
         session.attach(connection, role: role)
         let interrupted = resumed ? session.handOverExport(to: connection) : nil
         // The key as it is now: a resume has just replaced the one presented.
-        let result = HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: 1, server: serverName,
+        let result = HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: StudioRequest.Hello.version, server: serverName,
                                  resumed: resumed, role: role, access: connection.access, limits: limits, planes: PhotoReferences.all,
                                  notebook: shown.notebook?.notebook, graph: shown.notebook?.graph, photo: shown.photo?.facts, shared: shown.shared,
                                  export: interrupted.map { ResumedExport(request: $0.export.request, cell: $0.export.export.cell, format: $0.export.export.format) })
