@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Tests" / "EndToEnd"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_server_support import PHOTOS_DIR, Server, get, post, start_server  # noqa: E402
+from test_server_support import PHOTOS_DIR, Server, cpu_seconds, get, post, start_server  # noqa: E402
 from tour_page import Page, ServerGone, TourStopped, Watcher  # noqa: E402
 
 DEFAULT_PHOTOS = [
@@ -72,16 +72,6 @@ def rss_mb(pid: int) -> float | None:
 
 def peak_mb(pid: int) -> float | None:
     return proc_status_mb(pid, "VmHWM")
-
-
-def cpu_seconds(pid: int) -> float | None:
-    """User plus system CPU the process has used (/proc/PID/stat), in seconds."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class RssSampler:
@@ -229,9 +219,8 @@ def run_tour(server: Server, photos: list[str], notebooks: list[str] | None, pas
         # What the server keeps, and the CPU it still spends, once the page has gone and nothing is asked.
         before = cpu_seconds(pid)
         time.sleep(idle_seconds)
-        idle_rss = rss_mb(pid) if server.alive() else None
-        after = cpu_seconds(pid)
-        idle_cpu = round(after - before, 2) if before is not None and after is not None else None
+        if server.alive():
+            idle_rss, idle_cpu = rss_mb(pid), round(cpu_seconds(pid) - before, 2)
     summary = {
         "summary": True, "peakMb": (peak_mb(pid) if server.alive() else None) or sampler.last_peak_mb,
         "passPeaksMb": pass_peaks, "passMaxRssMb": pass_max_rss, "alive": alive,

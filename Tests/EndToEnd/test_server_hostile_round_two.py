@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from test_server_hostile import peak_rss_mb, raw_websocket
-from test_server_support import Client, start_server
+from test_server_support import Client, cpu_seconds, start_server
 
 TOKEN = "0123456789abcdef0123456789abcdef"
 
@@ -49,11 +49,6 @@ def exchange(port: int, raw: bytes, seconds: float = 3) -> tuple[bytes, bool]:
             return data, True
         except socket.timeout:
             return data, False
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / 100  # utime + stime, in clock ticks of 1/100 s
 
 
 def wait_until_idle(pid: int, limit_s: float = 120) -> None:

@@ -220,6 +220,12 @@ class Client:
             self.receive_one(remaining)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU the process has used (/proc/PID/stat), in seconds."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def write_notebook(directory: Path, name: str = "depth-threshold", sample: str = "portrait") -> dict:
     """A small notebook over a bundled sample, for tests that must not depend on Notebooks/ contents."""
     notebook = {
