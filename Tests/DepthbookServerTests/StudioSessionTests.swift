@@ -24,7 +24,7 @@ struct StudioSessionTests {
         return (client, session, resume)
     }
 
-    /// Frames in arrival order until `done` holds for them (or 10 s pass with nothing new: a recorded failure).
+    /// Frames in arrival order until `done` holds for them (or 60 s pass with nothing new: a recorded failure).
     func frames(_ client: TestClient, until done: ([(FrameHeader, String)]) -> Bool) -> [(FrameHeader, String)] {
         var out: [(FrameHeader, String)] = []
         while !done(out) {
@@ -79,9 +79,8 @@ struct StudioSessionTests {
         #expect(got.map(\.0.seq) == [100])
         #expect(got.map(\.1) == ["mask:100"])
         // Then, in the background once the newest frame went out, the cell is rendered as a drag would: once
-        // more at its width, twice at the coarse width (half of 1024). Wait for them (10 s at most).
-        let deadline = ContinuousClock.now + .seconds(10)
-        while backend.gate.rendered.withLock({ $0.count }) < 5, ContinuousClock.now < deadline { usleep(10_000) }
+        // more at its width, twice at the coarse width (half of 1024). Wait for them (60 s at most).
+        #expect(backend.gate.awaitRendered(5))
         let rendered = backend.gate.rendered.withLock { $0 }
         #expect(rendered.map(\.cell) == Array(repeating: "mask", count: 5), "only the first and the newest were rendered, then the preparation")
         #expect(rendered.map(\.width) == [1024, 1024, 1024, 512, 512])
@@ -95,6 +94,9 @@ struct StudioSessionTests {
         let client = try opened(try StudioFixture.studio(backend: backend))
         _ = client.request(["type": "preview", "cell": "mask", "width": 800, "seq": 1])
         _ = frames(client, untilFull: 1)
+        // The first full preview is followed by the drag's preparation (three renders in one background job).
+        // Closing the gate while it still runs would hold it there, and the coarse pass queued behind it.
+        #expect(backend.gate.awaitRendered(4))
         backend.gate.close()
         _ = client.request(["type": "setParams", "cell": "mask", "params": ["percentile": 30], "seq": 2, "interactive": true])
         #expect(backend.gate.awaitEntry())  // the coarse pass

@@ -47,7 +47,11 @@ final class Gate: Sendable {
     let rendered = Locked<[(cell: String, width: Int)]>([])
     let entered = DispatchSemaphore(value: 0)
 
-    func close() { closed.withLock { $0 = true } }
+    /// Closes the gate; entries counted before now are forgotten, so `awaitEntry` waits for a render to come.
+    func close() {
+        closed.withLock { $0 = true }
+        while entered.wait(timeout: .now()) == .success {}
+    }
 
     /// Lets one held render through.
     func allowOne() { permits.signal() }
@@ -65,8 +69,18 @@ final class Gate: Sendable {
         if closed.withLock({ $0 }) { _ = permits.wait(timeout: .now() + 30) }
     }
 
-    /// Waits (10 s at most) until a render has reached the gate; false if none did.
+    /// Waits (60 s at most) until a render has reached the gate; false if none did.
     func awaitEntry() -> Bool { entered.wait(timeout: .now() + 60) == .success }
+
+    /// Waits (60 s at most) until `count` renders in all have passed the gate; false if fewer did.
+    func awaitRendered(_ count: Int) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while rendered.withLock({ $0.count }) < count {
+            if ContinuousClock.now >= deadline { return false }
+            usleep(5_000)
+        }
+        return true
+    }
 }
 
 final class FakeRenderer: PhotoRenderer {
