@@ -50,17 +50,18 @@ public final class CacheBudget: Sendable {
     }
 
     /// Evicts entries across caches until the total is within the limit, those no render asked for again
-    /// first, oldest first (`RenderCache` says why). Locks are taken one cache at a time, never together, so
+    /// first, then the rest, pinned last, oldest first in each (`RenderCache` says why). Locks are taken one cache at a time, never together, so
     /// this cannot deadlock with a cache storing or looking up.
     func enforce() {
         while true {
             let all = caches
             let limit = currentLimit
             guard all.reduce(0, { $0 + $1.bytes }) > limit else { return }
-            let protectedFull = Double(all.reduce(0) { $0 + $1.reusedBytes }) > RenderCache.protectedShare * Double(limit)
-            let first = all.compactMap { cache in cache.firstToEvict(protectedFull: protectedFull).map { (cache, $0) } }
+            let pressure = RenderCache.Pressure(reusedBytes: all.reduce(0) { $0 + $1.reusedBytes },
+                                                pinnedBytes: all.reduce(0) { $0 + $1.pinnedBytes }, limit: limit)
+            let first = all.compactMap { cache in cache.firstToEvict(pressure).map { (cache, $0) } }
                 .min { $0.1 < $1.1 }
-            guard let (victim, _) = first, victim.evictFirst(protectedFull: protectedFull) else { return }
+            guard let (victim, _) = first, victim.evictFirst(pressure) else { return }
         }
     }
 }

@@ -86,7 +86,12 @@ public struct Evaluator: Sendable {
         // A stage cancelled part-way skipped rows: its output is never kept nor used.
         try context.checkCancelled()
         context.countMiss()
-        if keep { context.cache?.store(node.key, size: target.size, output) }
+        // A photo's plane reduced to a preview's size is read by every render of the photo: pinned (`RenderCache`).
+        // Not at its own size (an export's or a crop's float copy of the whole photo, read once).
+        if keep {
+            let pinned = filter is PhotoSource && target.size.width < node.extent.width
+            context.cache?.store(node.key, size: target.size, output, pinned: pinned)
+        }
         return output
     }
 }

@@ -10,6 +10,13 @@
 /// renders reads (the photo reduced to the preview, the statistics found once per photo), so each render
 /// made those again. An entry asked for a second time (or kept as statistics) is protected, until protected
 /// entries hold more than `protectedShare` of the limit; then the oldest of all goes, as before.
+///
+/// Above those, what a photo's every render reads first whatever the sliders say is pinned: its planes reduced to
+/// a preview's size and its statistics (`keep`). With twenty people each on their own photo, protected entries
+/// are always past their share, and each person's trail of new stages pushed out the photo reduced to the
+/// preview and the sorted samples the percentile is cut from, so the next render made them again (a third of
+/// the room's CPU, perf). Pinned entries go last, until they hold more than `pinnedShare` of the limit; then
+/// they too go oldest first.
 public final class RenderCache: Sendable {
     struct Slot: Hashable {
         let key: NodeKey
@@ -21,16 +28,44 @@ public final class RenderCache: Sendable {
         var lastUse: UInt64
         /// Asked for again after it was stored, or kept as statistics: evicted after the entries that were not.
         var reused = false
+        /// Made from the photo alone (see the type's comment): evicted after every other entry.
+        var pinned = false
     }
 
     /// Most of the limit protected entries may hold before they are evicted like any other.
     static let protectedShare = 0.75
+    /// Most of the limit pinned entries may hold before they are evicted like any other. At half the limit,
+    /// twenty photos' reduced planes were past it and every drag's trail pushed them out as before (no change in
+    /// the room's figures); the rest of the limit is room for the stages of the renders under way.
+    static let pinnedShare = 0.85
+    /// An entry over this part of the limit is never pinned: a photo reduced to a 2048-px stage (38 MB of floats)
+    /// must not take the room of a dozen other photos' previews.
+    static let pinnedPart = 16
+
+    /// Which tiers have outgrown their share of the limit (then their entries rank by last use alone).
+    struct Pressure: Equatable {
+        var protectedFull = false
+        var pinnedFull = false
+
+        init(protectedFull: Bool = false, pinnedFull: Bool = false) {
+            self.protectedFull = protectedFull
+            self.pinnedFull = pinnedFull
+        }
+
+        /// From the bytes held, protected (reused) and pinned, against `limit`.
+        init(reusedBytes: Int, pinnedBytes: Int, limit: Int) {
+            protectedFull = Double(reusedBytes) > RenderCache.protectedShare * Double(limit)
+            pinnedFull = Double(pinnedBytes) > RenderCache.pinnedShare * Double(limit)
+        }
+    }
 
     struct State {
         var slots: [Slot: [Entry]] = [:]
         var bytes = 0
         /// Bytes of the entries marked `reused`.
         var reusedBytes = 0
+        /// Bytes of the entries marked `pinned`.
+        var pinnedBytes = 0
         var clock: UInt64 = 0
         var hits = 0
         var misses = 0
@@ -60,14 +95,15 @@ public final class RenderCache: Sendable {
         return s.clock
     }
 
-    /// Which entry goes first: the lower rank. Entries not reused rank below reused ones unless `protectedFull`
-    /// (reused entries hold more than their share), when only the last use counts.
+    /// Which entry goes first: the lower rank. Pinned entries rank above the rest and reused ones above those
+    /// nobody asked for again, each tier only while it holds no more than its share (`Pressure`); past it, its
+    /// entries rank with the lowest tier, by last use alone.
     struct Rank: Comparable {
         var tier: Int
         var lastUse: UInt64
 
-        init(reused: Bool, lastUse: UInt64, protectedFull: Bool) {
-            tier = reused && !protectedFull ? 1 : 0
+        init(reused: Bool, pinned: Bool, lastUse: UInt64, pressure: Pressure) {
+            tier = pinned && !pressure.pinnedFull ? 2 : reused && !pressure.protectedFull ? 1 : 0
             self.lastUse = lastUse
         }
 
@@ -76,20 +112,23 @@ public final class RenderCache: Sendable {
 
     /// Bytes held by reused entries.
     var reusedBytes: Int { state.withLock { $0.reusedBytes } }
+    /// Bytes held by pinned entries.
+    var pinnedBytes: Int { state.withLock { $0.pinnedBytes } }
 
     /// The rank of the entry that would be evicted first (nil when empty).
-    func firstToEvict(protectedFull: Bool) -> Rank? {
-        state.withLock { s in Self.first(s, protectedFull: protectedFull)?.rank }
+    func firstToEvict(_ pressure: Pressure) -> Rank? {
+        state.withLock { s in Self.first(s, pressure)?.rank }
     }
 
     /// The entry that ranks first to go. Reads each entry's fields in place: copying the entries retained and
     /// released every buffer, and a budget over twenty photos' caches asks this of every cache per eviction
     /// (12 % of a room's CPU went to it, perf).
-    private static func first(_ s: State, protectedFull: Bool) -> (slot: Slot, index: Int, rank: Rank)? {
+    private static func first(_ s: State, _ pressure: Pressure) -> (slot: Slot, index: Int, rank: Rank)? {
         var first: (slot: Slot, index: Int, rank: Rank)?
         for (slot, list) in s.slots {
             for index in list.indices {
-                let rank = Rank(reused: list[index].reused, lastUse: list[index].lastUse, protectedFull: protectedFull)
+                let rank = Rank(reused: list[index].reused, pinned: list[index].pinned, lastUse: list[index].lastUse,
+                                pressure: pressure)
                 if first == nil || rank < first!.rank { first = (slot, index, rank) }
             }
         }
@@ -98,22 +137,21 @@ public final class RenderCache: Sendable {
 
     /// Drops the entry that ranks first to go; false when there is none.
     @discardableResult
-    func evictFirst(protectedFull: Bool) -> Bool {
-        state.withLock { s in Self.evictFirst(&s, protectedFull: protectedFull) }
+    func evictFirst(_ pressure: Pressure) -> Bool {
+        state.withLock { s in Self.evictFirst(&s, pressure) }
     }
 
-    private static func evictFirst(_ s: inout State, protectedFull: Bool) -> Bool {
-        guard let (victimSlot, index, _) = first(s, protectedFull: protectedFull) else { return false }
+    private static func evictFirst(_ s: inout State, _ pressure: Pressure) -> Bool {
+        guard let (victimSlot, index, _) = first(s, pressure) else { return false }
         var list = s.slots[victimSlot]!
         let gone = list.remove(at: index)
-        s.bytes -= gone.buffer.byteCount
-        if gone.reused { s.reusedBytes -= gone.buffer.byteCount }
+        s.forget(gone)
         s.slots[victimSlot] = list.isEmpty ? nil : list
         return true
     }
 
-    private func protectedFull(_ s: State) -> Bool {
-        Double(s.reusedBytes) > Self.protectedShare * Double(byteLimit)
+    private func pressure(_ s: State) -> Pressure {
+        Pressure(reusedBytes: s.reusedBytes, pinnedBytes: s.pinnedBytes, limit: byteLimit)
     }
 
     /// Marks entry `index` of `slot` used now (and reused).
@@ -145,14 +183,14 @@ public final class RenderCache: Sendable {
         return found?.cropped(to: target.region)
     }
 
-    /// Keeps `buffer` (rendered for `key` at `size`), then evicts old entries until under the limit.
-    public func store(_ key: NodeKey, size: PixelSize, _ buffer: PixelBuffer) {
-        store(key, size: size, buffer, reused: false)
+    /// Keeps `buffer` (rendered for `key` at `size`), then evicts old entries until under the limit. `pinned`:
+    /// made from the photo alone, read by every render whatever the sliders say (see the type's comment).
+    public func store(_ key: NodeKey, size: PixelSize, _ buffer: PixelBuffer, pinned: Bool = false) {
+        store(key, size: size, buffer, reused: false, pinned: pinned)
     }
 
-    private func store(_ key: NodeKey, size: PixelSize, _ buffer: PixelBuffer, reused: Bool) {
-        let bytes = buffer.byteCount
-        guard bytes <= byteLimit else { return }
+    private func store(_ key: NodeKey, size: PixelSize, _ buffer: PixelBuffer, reused: Bool, pinned: Bool) {
+        guard buffer.byteCount <= byteLimit else { return }
         state.withLock { s in
             let stamp = now(&s)
             let slot = Slot(key: key, size: size)
@@ -160,14 +198,13 @@ public final class RenderCache: Sendable {
             // A new region that contains older ones replaces them (and inherits their protection).
             let replaced = entries.filter { buffer.region.contains($0.buffer.region) }
             entries.removeAll { buffer.region.contains($0.buffer.region) }
-            s.bytes -= replaced.reduce(0) { $0 + $1.buffer.byteCount }
-            s.reusedBytes -= replaced.filter(\.reused).reduce(0) { $0 + $1.buffer.byteCount }
-            let protected = reused || replaced.contains(where: \.reused)
-            entries.append(Entry(buffer: buffer, lastUse: stamp, reused: protected))
+            for gone in replaced { s.forget(gone) }
+            let entry = Entry(buffer: buffer, lastUse: stamp, reused: reused || replaced.contains(where: \.reused),
+                              pinned: (pinned || replaced.contains(where: \.pinned)) && buffer.byteCount <= byteLimit / Self.pinnedPart)
+            entries.append(entry)
             s.slots[slot] = entries
-            s.bytes += bytes
-            if protected { s.reusedBytes += bytes }
-            while s.bytes > byteLimit, Self.evictFirst(&s, protectedFull: protectedFull(s)) {}
+            s.count(entry)
+            while s.bytes > byteLimit, Self.evictFirst(&s, pressure(s)) {}
         }
         budget?.enforce()
     }
@@ -186,9 +223,9 @@ public final class RenderCache: Sendable {
 
     /// Keeps a buffer that is not a node's render (statistics made from one, such as its sorted samples) under
     /// the same byte limit and budget as the renders, so nothing long-lived escapes the memory budget.
-    /// Statistics are made to be asked for again: they are protected from the start.
+    /// Statistics are made to be asked for again: they are protected and pinned from the start.
     public func keep(_ key: NodeKey, _ buffer: PixelBuffer) {
-        store(key, size: PixelSize(width: buffer.region.maxX, height: buffer.region.maxY), buffer, reused: true)
+        store(key, size: PixelSize(width: buffer.region.maxX, height: buffer.region.maxY), buffer, reused: true, pinned: true)
     }
 
     /// Whether a pointwise result (`key` at `size`) was asked for before; notes that it is now. A fused chain
@@ -214,8 +251,7 @@ public final class RenderCache: Sendable {
     public func remove(_ key: NodeKey) {
         state.withLock { s in
             for slot in s.slots.keys where slot.key == key {
-                s.bytes -= s.slots[slot]!.reduce(0) { $0 + $1.buffer.byteCount }
-                s.reusedBytes -= s.slots[slot]!.filter(\.reused).reduce(0) { $0 + $1.buffer.byteCount }
+                for gone in s.slots[slot]! { s.forget(gone) }
                 s.slots[slot] = nil
             }
         }
@@ -227,6 +263,25 @@ public final class RenderCache: Sendable {
             s.asked = []
             s.bytes = 0
             s.reusedBytes = 0
+            s.pinnedBytes = 0
         }
+    }
+}
+
+extension RenderCache.State {
+    /// Adds an entry's bytes to the totals it counts in.
+    mutating func count(_ entry: RenderCache.Entry) {
+        let bytes = entry.buffer.byteCount
+        self.bytes += bytes
+        if entry.reused { reusedBytes += bytes }
+        if entry.pinned { pinnedBytes += bytes }
+    }
+
+    /// Takes a removed entry's bytes off the totals it counted in.
+    mutating func forget(_ entry: RenderCache.Entry) {
+        let bytes = entry.buffer.byteCount
+        self.bytes -= bytes
+        if entry.reused { reusedBytes -= bytes }
+        if entry.pinned { pinnedBytes -= bytes }
     }
 }
