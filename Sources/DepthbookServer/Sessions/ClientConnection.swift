@@ -169,7 +169,7 @@ public final class ClientConnection: Sendable {
             }
             guard let next else { return nil }
             if let text = next.text { return .text(text) }
-            // Checked outside the outbox lock: the check takes the session's lock.
+            // The session's published currency for the slot (`FrameCurrency`): no lock is taken.
             if let frame = next.frame, frame.isCurrent() { return .binary(frame.bytes) }
         }
     }

@@ -118,7 +118,11 @@ public struct RenderScheduler: Sendable {
         var coarseStreak = 0
     }
 
-    private var slots: [RenderSlot: SlotState] = [:]
+    private var slots: [RenderSlot: SlotState] = [:] {
+        didSet { publish() }
+    }
+    /// Per slot, what the network thread checks a frame against before sending it (`isCurrent`, published).
+    private var currencies: [RenderSlot: FrameCurrency] = [:]
     /// Jobs whose inputs changed under them: whatever they produce is never delivered.
     private var invalidated: Set<Int> = []
     private var nextTicket = 1
@@ -187,6 +191,26 @@ public struct RenderScheduler: Sendable {
     /// dragging is sharp; while other sessions render too, a refresh (which nothing cancels) comes after three, so
     /// twenty sessions are not slowed by sharp frames nobody waits for (docs/server.md has both figures).
     public static func coarseRun(shared: Bool) -> Int { shared ? 3 : 1 }
+
+    /// The published form of `isCurrent` for `slot`, which a frame in an outbox keeps and asks without this
+    /// scheduler's lock. The slot must have been asked for (a frame is only ever rendered for such a slot).
+    public mutating func currency(for slot: RenderSlot) -> FrameCurrency {
+        if let known = currencies[slot] { return known }
+        let made = FrameCurrency()
+        currencies[slot] = made
+        publish()
+        return made
+    }
+
+    /// Writes every slot's state where its currency can read it. A handful of slots per session (the cells in
+    /// view, their crops): cheaper than tracking which one each change touched.
+    private func publish() {
+        for (slot, currency) in currencies {
+            let state = slots[slot]
+            currency.publish(floor: state?.floor ?? .max,
+                             settled: state.flatMap { $0.pending == nil ? $0.newestSeq : nil })
+        }
+    }
 
     /// Whether a frame rendered for `seq` may still be sent for `slot` (checked again just before sending):
     /// not from before a reset, and, for a full frame, still the newest request (`coarse` is true for frames

@@ -9,7 +9,7 @@ extension Session {
     /// Attaches `connection`; an editor taking over demotes a previous editor to watcher.
     /// Returns the frames to replay so the new page shows what the others see.
     func attach(_ connection: ClientConnection, role: SessionRole) {
-        let replay: [(RenderSlot, PendingFrameRecord)] = state.withLock { s in
+        let replay: [(RenderSlot, PendingFrameRecord, FrameCurrency)] = state.withLock { s in
             if role == .edit {
                 for (key, var other) in s.connections where other.role == .edit {
                     other.role = .watch
@@ -19,12 +19,12 @@ extension Session {
             }
             s.connections[connection.id] = Attached(connection: connection, role: role)
             s.detachedSince = nil
-            return s.lastFrames.map { ($0.key, $0.value) }
+            return s.lastFrames.map { ($0.key, $0.value, s.scheduler.currency(for: $0.key)) }
         }
         connection.bind(self, role: role)
-        for (slot, record) in replay {
-            connection.sendFrame(PendingFrame(seq: record.seq, bytes: record.bytes) { [weak self] in
-                self?.isCurrent(slot: slot, seq: record.seq, coarse: record.coarse) ?? false
+        for (slot, record, currency) in replay {
+            connection.sendFrame(PendingFrame(seq: record.seq, bytes: record.bytes) {
+                currency.isCurrent(seq: record.seq, coarse: record.coarse)
             }, for: slot)
         }
     }
@@ -55,10 +55,6 @@ extension Session {
         for connection in targets {
             if let key { connection.sendLatest(bytes, key: key) } else { connection.sendText(bytes) }
         }
-    }
-
-    func isCurrent(slot: RenderSlot, seq: Int, coarse: Bool) -> Bool {
-        state.withLock { $0.scheduler.isCurrent(slot: slot, seq: seq, coarse: coarse) }
     }
 
     /// Ends every render (the session is being dropped).

@@ -102,7 +102,7 @@ extension Session {
     private func complete(_ job: RenderJob, outcome: RenderOutcome, frame: [UInt8]?) {
         // For the send-time check, a refresh counts as coarse: it may go out although newer requests came.
         let slot = job.request.slot, seq = job.request.seq, coarse = job.deliveredWhenSuperseded
-        let (actions, targets, prepare) = state.withLock { s in
+        let (actions, targets, prepare, currency) = state.withLock { s in
             s.cancelFlags[job.ticket] = nil
             let actions = s.scheduler.finished(job, outcome: outcome, shared: pool.othersBusy(than: owner))
             let delivered = actions.contains(.deliver(job))
@@ -122,7 +122,7 @@ extension Session {
                 s.lastFrames[slot] = PendingFrameRecord(seq: seq, coarse: coarse, bytes: frame, stamp: s.frameStamp)
                 Self.trimKeptFrames(&s.lastFrames, to: keptFrameBytes)
             }
-            return (actions, s.connections.values.map(\.connection), prepare)
+            return (actions, s.connections.values.map(\.connection), prepare, s.scheduler.currency(for: slot))
         }
         if let prepare { prepareForDrag(prepare) }
         for action in actions {
@@ -130,8 +130,8 @@ extension Session {
             case .deliver:
                 guard let frame else { continue }
                 for connection in targets {
-                    connection.sendFrame(PendingFrame(seq: seq, bytes: frame) { [weak self] in
-                        self?.isCurrent(slot: slot, seq: seq, coarse: coarse) ?? false
+                    connection.sendFrame(PendingFrame(seq: seq, bytes: frame) {
+                        currency.isCurrent(seq: seq, coarse: coarse)
                     }, for: slot)
                 }
             case .reportFailure(_, let message):
