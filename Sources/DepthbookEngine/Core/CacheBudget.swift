@@ -49,9 +49,9 @@ public final class CacheBudget: Sendable {
         return try body()
     }
 
-    /// Evicts entries across caches until the total is within the limit, those no render asked for again
-    /// first, then the rest, pinned last, oldest first in each (`RenderCache` says why). Locks are taken one cache at a time, never together, so
-    /// this cannot deadlock with a cache storing or looking up.
+    /// Evicts entries across caches until the total is within the limit: those no render asked for again first,
+    /// then the rest, pinned ones last, oldest first in each (`RenderCache` says why). Locks are taken one cache
+    /// at a time, never together, so this cannot deadlock with a cache storing or looking up.
     func enforce() {
         while true {
             let all = caches
