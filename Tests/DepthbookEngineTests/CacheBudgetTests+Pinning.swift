@@ -26,9 +26,9 @@ extension CacheBudgetTests {
         #expect(held(cache, "photo") && held(cache, "drag1") && held(cache, "drag15"))
     }
 
-    /// Pinned entries past `pinnedShare` of the limit go oldest first, so one photo's sizes of old cannot keep
-    /// everything else out.
-    @Test func pinnedEntriesPastTheirShareGoOldestFirst() {
+    /// A cache full of pinned entries lets the oldest of them go, so one photo's sizes of old cannot keep a new
+    /// size out.
+    @Test func aCacheFullOfPinnedEntriesLetsTheOldestGo() {
         let cache = RenderCache(byteLimit: 16 * Self.entryBytes)
         for i in 0..<17 { cache.store(key("size\(i)"), size: Self.size, entry(Float(i)), pinned: true) }
         #expect(cache.bytes == 16 * Self.entryBytes && cache.pinnedBytes == 16 * Self.entryBytes)
