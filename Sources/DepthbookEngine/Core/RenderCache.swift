@@ -43,14 +43,9 @@ public final class RenderCache: Sendable {
     static let pinnedPart = 16
 
     /// Which tiers have outgrown their share of the limit (then their entries rank by last use alone).
-    struct Pressure: Equatable {
-        var protectedFull = false
-        var pinnedFull = false
-
-        init(protectedFull: Bool = false, pinnedFull: Bool = false) {
-            self.protectedFull = protectedFull
-            self.pinnedFull = pinnedFull
-        }
+    struct Pressure {
+        let protectedFull: Bool
+        let pinnedFull: Bool
 
         /// From the bytes held, protected (reused) and pinned, against `limit`.
         init(reusedBytes: Int, pinnedBytes: Int, limit: Int) {
