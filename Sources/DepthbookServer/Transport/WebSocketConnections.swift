@@ -191,6 +191,9 @@ final class WebSocketConnections: @unchecked Sendable {
         upgradeGrants[Int(bitPattern: wsi)] = nil
         guard let id = ConnectionIDs.stored(user), let socket = sockets.removeValue(forKey: id) else { return }
         let connection = socket.connection
+        // Closed at once, not when its queue gets to it: a page reloading mid-export resumes the session on a
+        // new socket, and its hello (on that socket's queue) must find the old one closed to be handed the export.
+        connection.markClosed()
         connection.requests.async { [handlers] in handlers.closed(connection) }
     }
 
