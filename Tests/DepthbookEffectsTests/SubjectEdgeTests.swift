@@ -60,6 +60,46 @@ struct SubjectEdgeTests {
         } when: { file.hasSuffix(".heic") }
     }
 
+    /// Big Head on the TrueDepth selfie delivered without Apple's matte (issue 36's check: it scales the person, not
+    /// the chair behind): Apple's matte takes in a wing of the chair behind the head at 0.3–0.7, which the network
+    /// leaves out. The region Big Head scales holds none of that wing, and made smaller (the notebook's `smaller`),
+    /// the person leaves the wing as it was away from its own edge (a scaled chair would have shrunk with it). (Depth
+    /// alone leaves the wing out too on this photo, printed beside: the chair is farther than the head.)
+    @Test func bigHeadScalesThePersonNotTheChair() throws {
+        let file = "fidmaa-portrait-analyser__heic_depth_data.heic"
+        let original = try PhotoReader.read(contentsOf: SharedPhotos.path(file))
+        let delivered = try PersonMatteTests.delivered(original, try PersonMatter(modelsDirectory: ModelFiles.directory))
+        let notebook = try MatteAgreementTests.notebook("big-head")
+        let width = 600
+        let apple = try S.floats(original, notebook, "matte", width: width)
+        let network = try S.floats(delivered, notebook, "photo.personMatte", width: width)
+        let scaled = try S.floats(delivered, notebook, "matte", width: width)
+        let smaller = try S.floats(delivered, notebook, "smaller", width: width)
+        let photo = try S.floats(delivered, notebook, "photo", width: width)
+        let h = apple.region.height, n = width * h
+        let chair = (0..<n).filter { apple.samples[$0] > 0.2 && apple.samples[$0] < 0.9 && network.samples[$0] < 0.05 }
+        let person = (0..<n).filter { apple.samples[$0] > 0.95 && network.samples[$0] > 0.95 }
+        let onChair = chair.map { Double(scaled.samples[$0]) }.reduce(0, +) / Double(max(1, chair.count))
+        let onPerson = person.map { Double(scaled.samples[$0]) }.reduce(0, +) / Double(max(1, person.count))
+        // Beside it, the same region from depth alone.
+        var depthOnly = delivered
+        depthOnly.personMatte = nil
+        let fromDepth = try S.floats(depthOnly, notebook, "matte", width: width)
+        let depthOnChair = chair.map { Double(fromDepth.samples[$0]) }.reduce(0, +) / Double(max(1, chair.count))
+        // The wing away from the person's edge (6 px: the plate's fill along it, the shrunk person's soft edge).
+        let drawn = SoftEdgeGlowTests.dilated((0..<n).map { scaled.samples[$0] >= 0.02 }, width: width, height: h, radius: 6)
+        let untouched = chair.filter { !drawn[$0] }
+        var moved = 0.0
+        for i in untouched { for c in 0..<3 { moved = max(moved, abs(Double(smaller.samples[3 * i + c]) - Double(photo.samples[3 * i + c]))) } }
+        print("big-head-chair \(file) wing pixels=\(chair.count) (of \(n)) scaled there=\(String(format: "%.4f", onChair))"
+            + " (depth alone \(String(format: "%.4f", depthOnChair))) person=\(String(format: "%.4f", onPerson)) wing away from the person=\(untouched.count)"
+            + " largest change there=\(String(format: "%.2f", moved * 255))/255")
+        #expect(chair.count > n / 200, "Apple's matte takes in the chair's wing (the case this test is about)")
+        #expect(onChair <= 0.05, "Big Head scales \(onChair) of the chair's wing")
+        #expect(onPerson >= 0.95, "Big Head scales \(onPerson) of the person")
+        #expect(untouched.count > chair.count / 4 && moved <= 2.0 / 255, "the wing outside the person changed by \(moved * 255)/255")
+    }
+
     /// Marching on the pug (rear camera, no portrait matte): what is copied is the dog, and the bed, which depth
     /// alone takes in with it, stays where it is: outside the copies' coverage the picture is unchanged.
     @Test func marchingMovesTheDogNotTheBed() throws {
