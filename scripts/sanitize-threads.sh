@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ThreadSanitizer over the code whose threads share state: the server's suites (sessions, render pool, transport,
-# stores), then the protocol, hostile-client and load-test runs end to end, against a sanitized build of the real
-# server and of the load-test client (one binary). Any report fails the run and is printed.
+# stores), the engine's cache and evaluator suites and the strip-parallel JPEG encoder's, then the protocol,
+# hostile-client and load-test runs end to end, against a sanitized build of the real server and of the load-test
+# client (one binary). Any report fails the run and is printed.
 #
 # Locks are `Locked` (NSLock, a pthread mutex the sanitizer intercepts), not Synchronization's Mutex, whose
 # futex calls it cannot see (every access a Mutex guards would be reported).
@@ -23,6 +24,11 @@ status=0
 # One test at a time: a sanitized build is several times slower, and side by side on two cores the suites'
 # servers missed their clients' time-outs (a PostgreSQL connect, an HTTP read).
 swift test "${build[@]}" --skip-build --no-parallel --filter DepthbookServerTests || status=1
+# What the engine and the codecs share between threads without the server: the cache budget, the evaluator and its
+# render cache on two threads, the JPEG encoded in parallel strips (issue 37: the server's suites reach them only
+# through a session).
+swift test "${build[@]}" --skip-build --no-parallel \
+    --filter "DepthbookEngineTests.CacheBudgetTests|DepthbookEngineTests.EvaluatorTests|DepthbookCodecsTests.StripJPEGTests" || status=1
 # Not three tests that time what a person sees: the two-session and scrolled-to-slider drags assert the result
 # updates during a one-second drag (a sanitized server renders its first update after the drag has ended), the
 # pipelined upload that the server falls idle within its wait. The other load-test runs drive the same client
