@@ -79,13 +79,15 @@ struct SubjectEdgeTests {
         let h = apple.region.height, n = width * h
         let chair = (0..<n).filter { apple.samples[$0] > 0.2 && apple.samples[$0] < 0.9 && network.samples[$0] < 0.05 }
         let person = (0..<n).filter { apple.samples[$0] > 0.95 && network.samples[$0] > 0.95 }
-        let onChair = chair.map { Double(scaled.samples[$0]) }.reduce(0, +) / Double(max(1, chair.count))
-        let onPerson = person.map { Double(scaled.samples[$0]) }.reduce(0, +) / Double(max(1, person.count))
+        func mean(_ plane: PixelBuffer, over pixels: [Int]) -> Double {
+            pixels.map { Double(plane.samples[$0]) }.reduce(0, +) / Double(max(1, pixels.count))
+        }
+        let onChair = mean(scaled, over: chair), onPerson = mean(scaled, over: person)
         // Beside it, the same region from depth alone.
         var depthOnly = delivered
         depthOnly.personMatte = nil
         let fromDepth = try S.floats(depthOnly, notebook, "matte", width: width)
-        let depthOnChair = chair.map { Double(fromDepth.samples[$0]) }.reduce(0, +) / Double(max(1, chair.count))
+        let depthOnChair = mean(fromDepth, over: chair)
         // The wing away from the person's edge (6 px: the plate's fill along it, the shrunk person's soft edge).
         let drawn = SoftEdgeGlowTests.dilated((0..<n).map { scaled.samples[$0] >= 0.02 }, width: width, height: h, radius: 6)
         let untouched = chair.filter { !drawn[$0] }
