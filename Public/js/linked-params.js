@@ -3,11 +3,12 @@
  * as one (Big Head's Scale: the scaled subject, its matte and the plate behind it must agree, or the head is
  * clipped):
  *
- *     "links": [ { "label": "Scale", "params": ["bigger.scale", "newMatte.scale", "behind.scale"] } ]
+ *     "links": [ { "label": "Scale", "params": ["bigger.scale", "newMatte.scale", "behind.scale", "recipe.scale"] } ]
  *
- * The server resolves them: one `setParams` to any member sets them all and re-renders what reads them. The page
- * shows the first member's control alone and mirrors the value into the others' copies, so what it stores and
- * undoes is what the server holds.
+ * The server resolves them: one `setParams` to any member sets them all (each within its own range), re-renders
+ * what reads them and answers with the values it gave the others (`linked`), which the page puts into its copies,
+ * so what it stores and undoes is what the server holds. The page shows the first member's control alone, under
+ * the link's label; a link of one member only gives its control that label.
  */
 
 /** The link `cellId.name` belongs to: its label, its leading member, the other members, or null. */
@@ -25,10 +26,4 @@ export function linkOf(notebook, cellId, name) {
 function parseMember(text) {
     const dot = String(text).lastIndexOf('.');
     return dot > 0 ? { cell: String(text).slice(0, dot), name: String(text).slice(dot + 1) } : null;
-}
-
-/** `value` as the linked parameter takes it: a number within its own range (as the server keeps it). */
-export function fitTo(descriptor, value) {
-    if (typeof value !== 'number' || !descriptor) return value;
-    return Math.min(Number(descriptor.max ?? value), Math.max(Number(descriptor.min ?? value), value));
 }

@@ -25,38 +25,24 @@ export function planeNames(helloPlanes) {
 }
 
 /**
- * Planes the open photo carries, as `photo.<plane>` references, read from the photo facts and kept to `known`
- * (the server's plane names, `planeNames`). The facts are what `depthbook inspect --json` prints; the page
- * accepts either a `planes` list or `depth`/`mattes`.
+ * Planes the open photo carries, as `photo.<plane>` references: the server's list in the photo facts
+ * (`references`, docs/protocol.md), kept to `known` (the server's plane names, `planeNames`), with the sizes the
+ * facts give (`depth`, `mattes`) for the page to show.
  * @returns {{reference: string, name: string, width?: number, height?: number, facts?: object}[]}
  */
 export function photoPlanes(facts, known) {
-    if (!facts || typeof facts !== 'object') return [];
-    const planes = [];
-    const add = (name, details = {}) => {
-        if (!known.includes(name) || planes.some((plane) => plane.name === name)) return;
-        planes.push({ reference: `photo.${name}`, name, width: details.width, height: details.height, facts: details });
+    if (!facts || typeof facts !== 'object' || !Array.isArray(facts.references)) return [];
+    const details = (name) => {
+        if (name === 'image' || name === 'subject') return { width: facts.width, height: facts.height };
+        if (name === 'depth' || name === 'disparity') return facts.depth ?? {};
+        return (Array.isArray(facts.mattes) ? facts.mattes : []).find((matte) => matte?.kind === name) ?? {};
     };
-    add('image', { width: facts.width, height: facts.height });
-    if (Array.isArray(facts.planes)) {
-        for (const plane of facts.planes) {
-            if (typeof plane === 'string') add(plane);
-            else if (plane && typeof plane === 'object') add(plane.name ?? plane.kind, plane);
-        }
-    }
-    if (facts.depth && typeof facts.depth === 'object') {
-        add('disparity', facts.depth);
-        add('depth', facts.depth);
-        // The subject mask the server makes from depth: there whenever depth is, at the image's size.
-        add('subject', { width: facts.width, height: facts.height });
-    }
-    if (Array.isArray(facts.mattes)) {
-        for (const matte of facts.mattes) {
-            if (typeof matte === 'string') add(matte);
-            else if (matte && typeof matte === 'object') add(matte.kind ?? matte.name, matte);
-        }
-    }
-    return planes.sort((a, b) => known.indexOf(a.name) - known.indexOf(b.name));
+    return facts.references
+        .filter((reference) => typeof reference === 'string' && reference.startsWith('photo.'))
+        .map((reference) => reference.slice('photo.'.length))
+        .filter((name) => known.includes(name))
+        .map((name) => { const plane = details(name); return { reference: `photo.${name}`, name, width: plane.width, height: plane.height, facts: plane }; })
+        .sort((a, b) => known.indexOf(a.name) - known.indexOf(b.name));
 }
 
 /**

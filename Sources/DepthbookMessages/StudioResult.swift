@@ -167,11 +167,34 @@ public struct CellSeqResult: Sendable, Equatable, Codable {
 /// A parameter change: the cell and seq asked, and every render it scheduled under that seq (the cell first, then
 /// the cells a link moved with it and the previewed cells below that read any of them), so a page knows which
 /// frames are coming without a graph of its own.
+/// The values it gave the link members it moved (`linked`), so a page shows and stores what the server holds
+/// without resolving links itself.
 public struct SetParamsResult: Sendable, Codable {
     public var cell: String
     public var seq: Int
     public var renders: [CellSeqResult]
-    public init(cell: String, seq: Int, renders: [CellSeqResult]) { (self.cell, self.seq, self.renders) = (cell, seq, renders) }
+    public var linked: [LinkedValue]
+    public init(cell: String, seq: Int, renders: [CellSeqResult], linked: [LinkedValue]) {
+        (self.cell, self.seq, self.renders, self.linked) = (cell, seq, renders, linked)
+    }
+}
+
+/// A link member's value after a change moved it; `value` null (sent, not left out) when the member is left out
+/// again, so its default or the photo's value applies.
+public struct LinkedValue: Sendable, Equatable, Codable {
+    public var cell: String
+    public var name: String
+    public var value: ParameterValue?
+    public init(cell: String, name: String, value: ParameterValue?) { (self.cell, self.name, self.value) = (cell, name, value) }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(cell, forKey: .cell)
+        try c.encode(name, forKey: .name)
+        try c.encode(value, forKey: .value)
+    }
+
+    enum CodingKeys: String, CodingKey { case cell, name, value }
 }
 
 public struct SaveResult: Sendable, Codable {
@@ -184,4 +207,94 @@ public struct ExportResult: Sendable, Codable {
     public var url: String
     public var bytes: Int
     public init(url: String, bytes: Int) { (self.url, self.bytes) = (url, bytes) }
+}
+
+/// `histogram`'s answer: counts over min...max, the threshold's position on that scale (`marker`, sent as null for
+/// a cell without one), and how many samples are holes.
+public struct HistogramResult: Sendable, Equatable, Codable {
+    public var bins: [Int]
+    public var min: Double
+    public var max: Double
+    public var marker: Double?
+    public var holes: Int
+
+    public init(bins: [Int], min: Double, max: Double, marker: Double?, holes: Int) {
+        (self.bins, self.min, self.max, self.marker, self.holes) = (bins, min, max, marker, holes)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(bins, forKey: .bins)
+        try c.encode(min, forKey: .min)
+        try c.encode(max, forKey: .max)
+        try c.encode(marker, forKey: .marker)
+        try c.encode(holes, forKey: .holes)
+    }
+
+    enum CodingKeys: String, CodingKey { case bins, min, max, marker, holes }
+}
+
+/// `checkFormula`'s answer: the sliders the line declares, what it makes (`output`: "image", "plane", or null
+/// when that is known only once it renders) and the names it reads; or, refused, where and why (docs/formulas.md).
+public struct CheckFormulaResult: Sendable, Equatable, Codable {
+    public struct Slider: Sendable, Equatable, Codable {
+        public var name: String
+        public var min: Double
+        public var max: Double
+        public var `default`: Double
+        public var step: Double
+        /// Where its declaration (`$`) starts in the line.
+        public var position: Int
+
+        public init(name: String, min: Double, max: Double, default: Double, step: Double, position: Int) {
+            (self.name, self.min, self.max, self.default, self.step, self.position) = (name, min, max, `default`, step, position)
+        }
+    }
+
+    public struct Problem: Sendable, Equatable, Codable {
+        /// Characters of the line before the place the message is about.
+        public var position: Int
+        public var message: String
+        public init(position: Int, message: String) { (self.position, self.message) = (position, message) }
+    }
+
+    public var ok: Bool { error == nil }
+    public var sliders: [Slider]
+    public var output: String?
+    public var references: [String]
+    public var error: Problem?
+
+    /// A line that parses.
+    public init(sliders: [Slider], output: String?, references: [String]) {
+        (self.sliders, self.output, self.references, self.error) = (sliders, output, references, nil)
+    }
+
+    /// A line refused.
+    public init(error: Problem) {
+        (self.sliders, self.output, self.references, self.error) = ([], nil, [], error)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if try c.decode(Bool.self, forKey: .ok) {
+            self.init(sliders: try c.decode([Slider].self, forKey: .sliders), output: try c.decodeIfPresent(String.self, forKey: .output),
+                      references: try c.decode([String].self, forKey: .references))
+        } else {
+            self.init(error: try c.decode(Problem.self, forKey: .error))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(ok, forKey: .ok)
+        if let error {
+            try c.encode(error, forKey: .error)
+        } else {
+            try c.encode(sliders, forKey: .sliders)
+            try c.encode(output, forKey: .output)
+            try c.encode(references, forKey: .references)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case ok, sliders, output, references, error }
 }

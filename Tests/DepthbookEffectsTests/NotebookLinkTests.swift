@@ -50,7 +50,7 @@ struct NotebookLinkTests {
     }
 
     @Test(arguments: [
-        (#"[{"label": "x", "params": ["bigger.scale"]}]"#, "has 1 members"),
+        (#"[{"label": "x", "params": []}]"#, "has 0 members"),
         (#"[{"label": "x", "params": ["bigger.scale", "ghost.scale"]}]"#, "names no cell"),
         (#"[{"label": "x", "params": ["bigger.scale", "newMatte.nope"]}]"#, "has no parameter"),
         (#"[{"label": "x", "params": ["bigger.scale", "f.nope"]}]"#, "declares no slider"),
@@ -84,9 +84,11 @@ struct NotebookLinkTests {
         #expect(bare?["links"] == nil)
     }
 
-    @Test func bigHeadLinksItsThreeScales() throws {
+    /// One Scale for the subject, its matte, the plate and the one-step recipe; the smaller copy's own, relabelled.
+    @Test func bigHeadLinksItsFourScales() throws {
         let bigHead = try #require(try EffectTestSupport.bundledNotebooks().first { $0.name == "big-head" })
-        #expect(bigHead.links.map(\.params) == [["bigger.scale", "newMatte.scale", "behind.scale"]])
+        #expect(bigHead.links.map(\.params) == [["bigger.scale", "newMatte.scale", "behind.scale", "recipe.scale"], ["smaller.scale"]])
+        #expect(bigHead.links.map(\.label) == ["Scale", "Size of the smaller one"])
         #expect(bigHead.metadata["links"] == nil)
     }
 }

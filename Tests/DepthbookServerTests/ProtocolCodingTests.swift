@@ -140,8 +140,23 @@ struct ProtocolCodingTests {
         }
         let read = try StudioResult.decode(HelloResult.self, fromReply: try reply(hello))
         #expect(read.limits == limits && read.access == .read && read.export?.format == .gif && read.resume == "r")
-        let renders = SetParamsResult(cell: "mask", seq: 4, renders: [CellSeqResult(cell: "mask", seq: 4), CellSeqResult(cell: "result", seq: 4)])
-        #expect(try StudioResult.decode(SetParamsResult.self, fromReply: try reply(renders)).renders == renders.renders)
+        let renders = SetParamsResult(cell: "mask", seq: 4, renders: [CellSeqResult(cell: "mask", seq: 4), CellSeqResult(cell: "result", seq: 4)],
+                                      linked: [LinkedValue(cell: "mask2", name: "percentile", value: .number(40)),
+                                               LinkedValue(cell: "mask3", name: "percentile", value: nil)])
+        let decoded = try StudioResult.decode(SetParamsResult.self, fromReply: try reply(renders))
+        #expect(decoded.renders == renders.renders && decoded.linked == renders.linked)
+        // A member left out again is sent as null, so a page can tell it from an absent field.
+        guard case .object(let top) = try reply(renders), case .object(let fields)? = top["result"],
+              case .array(let linked)? = fields["linked"], case .object(let second)? = linked.last
+        else { Issue.record("no linked values in the reply"); return }
+        #expect(second["value"] == .null)
+        let histogram = HistogramResult(bins: [3, 0, 1], min: 0.25, max: 2, marker: nil, holes: 5)
+        #expect(try StudioResult.decode(HistogramResult.self, fromReply: try reply(histogram)) == histogram)
+        let formula = CheckFormulaResult(sliders: [.init(name: "gain", min: 0, max: 2, default: 1, step: 0.01, position: 8)],
+                                         output: nil, references: ["photo.image", "mask"])
+        let problem = CheckFormulaResult(error: .init(position: 3, message: "a name was expected"))
+        #expect(try StudioResult.decode(CheckFormulaResult.self, fromReply: try reply(formula)) == formula)
+        #expect(try StudioResult.decode(CheckFormulaResult.self, fromReply: try reply(problem)) == problem)
         let refused = try JSONDecoder().decode(JSONValue.self, from: Data(ReplyEncoder.failure(id: 2, error: .badRequest("no such cell"))))
         #expect(throws: StudioResult.Failure.self) { try StudioResult.decode(CellSeqResult.self, fromReply: refused) }
         do { _ = try StudioResult.decode(CellSeqResult.self, fromReply: refused) } catch { #expect("\(error)" == "no such cell") }

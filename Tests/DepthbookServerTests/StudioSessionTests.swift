@@ -164,6 +164,7 @@ struct StudioSessionTests {
         _ = watcher.request(["type": "hello", "protocol": 1, "watch": .string(session)])
         let moved = editor.request(["type": "setParams", "cell": "mask", "params": ["percentile": 25], "seq": 2])
         #expect(moved?.result["renders"] == .array([.object(["cell": "mask", "seq": 2]), .object(["cell": "mask2", "seq": 2])]))
+        #expect(moved?.result["linked"] == .array([.object(["cell": "mask2", "name": "percentile", "value": 25])]))
         let got = frames(editor, untilFull: 2, of: ["mask", "mask2"])
         #expect(Set(got.filter { $0.0.seq == 2 && !$0.0.coarse }.map(\.1)) == ["mask:25", "mask2:25"])
         #expect(frames(watcher, untilFull: 2, of: ["mask2"]).contains { $0.1 == "mask2:25" })
@@ -171,7 +172,11 @@ struct StudioSessionTests {
         // The follower moved by another client (or the command line's file) moves the leader the same way.
         let back = editor.request(["type": "setParams", "cell": "mask2", "params": ["percentile": 40], "seq": 3])
         #expect(back?.result["renders"] == .array([.object(["cell": "mask2", "seq": 3]), .object(["cell": "mask", "seq": 3])]))
+        #expect(back?.result["linked"] == .array([.object(["cell": "mask", "name": "percentile", "value": 40])]))
         #expect(Set(frames(editor, untilFull: 3, of: ["mask", "mask2"]).filter { $0.0.seq == 3 && !$0.0.coarse }.map(\.1)) == ["mask:40", "mask2:40"])
+        // Left out again: the leader goes back to its default with it, said as null.
+        let unset = editor.request(["type": "setParams", "cell": "mask2", "params": [:], "unset": ["percentile"], "seq": 4])
+        #expect(unset?.result["linked"] == .array([.object(["cell": "mask", "name": "percentile", "value": .null])]))
     }
 
     @Test func dependentCellsWithAPreviewRerenderWithTheSameSeq() throws {
@@ -335,6 +340,13 @@ struct StudioSessionTests {
         let histogram = try #require(client.request(["type": "histogram", "cell": "photo.disparity", "bins": 4]))
         #expect(histogram.result["bins"] == .array([1, 1, 1, 1]))
         #expect(histogram.result["marker"] == .null)
+        // A formula checked as typed: its slider, what it makes and reads; refused, where and why.
+        let checked = try #require(client.request(["type": "checkFormula", "formula": "image * $gain(0..2 = 1)"]))
+        #expect(checked.result["ok"] == true && checked.result["output"] == "image" && checked.result["references"] == .array(["photo.image"]))
+        #expect(checked.result["sliders"] == .array([.object(["name": "gain", "min": 0, "max": 2, "default": 1, "step": 0.01, "position": 8])]))
+        let refused = try #require(client.request(["type": "checkFormula", "formula": "image * "]))
+        guard case .object(let problem)? = refused.result["error"] else { Issue.record("no error in \(refused.result)"); return }
+        #expect(refused.result["ok"] == false && problem["position"] == 8 && refused.result["sliders"] == nil)
         let id = client.send(["type": "export", "cell": "mask", "format": "png"])
         var fractions: [Double] = []
         var reply: [String: JSONValue]?

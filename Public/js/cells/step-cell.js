@@ -42,14 +42,15 @@ export class StepCell extends HTMLElement {
         this.controls = new Map();
         const params = h('div', { class: 'cell-params' });
         for (const descriptor of effect.parameters ?? []) {
-            const control = new ParamControl().attach(descriptor, cell.params?.[descriptor.name],
+            // A link shows one control, its leader's, under the link's label; the other members say what they follow.
+            const link = linkOf(session.notebook, cell.id, descriptor.name);
+            const labelled = link ? { ...descriptor, label: link.label } : descriptor;
+            const control = new ParamControl().attach(labelled, cell.params?.[descriptor.name],
                 (value, interactive) => session.setParam(cell.id, descriptor.name, value, { interactive }));
             if (!session.canEdit) control.querySelectorAll('input, select, button').forEach((element) => { element.disabled = true; });
-            // A link shows one control, its leader's; the other members say what they follow.
-            const link = linkOf(session.notebook, cell.id, descriptor.name);
             const titled = (member) => `“${cellTitle(session, session.cell(member.cell) ?? { id: member.cell })}” (${member.cell})`;
-            if (link?.leads) control.showLinked(`${link.label}, linked: also sets ${link.others.map(titled).join(', ')}.`);
-            else if (link) control.showFollower(`${link.label}, linked: follows the control in ${titled(link.leader)}.`);
+            if (link?.leads && link.others.length > 0) control.showLinked(`${link.label}, linked: also sets ${link.others.map(titled).join(', ')}.`);
+            else if (link && !link.leads) control.showFollower(`${link.label}, linked: follows the control in ${titled(link.leader)}.`);
             this.controls.set(descriptor.name, control);
             params.append(control);
         }

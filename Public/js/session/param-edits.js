@@ -1,5 +1,5 @@
 import { dependentsOf } from '../notebook-graph.js';
-import { fitTo, linkOf } from '../linked-params.js';
+import { linkOf } from '../linked-params.js';
 
 /**
  * Parameter changes on their way to the server, as docs/protocol.md asks: changes to one cell within an
@@ -46,23 +46,29 @@ export class ParamEdits {
     }
 
     /**
-     * Sets a parameter; the server moves the members of its link with it (`linked-params.js`), and the page
-     * mirrors them into its copy of their cells and tells their controls (`linkedvalue`), sending nothing more.
+     * Sets a parameter; the server moves the members of its link with it and says to what (the reply's
+     * `linked`, `followLinks`), so the page resolves no link itself.
      */
     setLinked(cellId, name, value, options) {
         this.set(cellId, name, value, options);
+    }
+
+    /**
+     * The server's values for the link members a change moved: put into the page's copy of their cells and told
+     * to their controls (`linkedvalue`); `null` leaves a member out again. Stored at once after a drag's last change.
+     */
+    followLinks(linked, interactive) {
         const session = this.session;
-        for (const other of linkOf(session.notebook, cellId, name)?.others ?? []) {
-            const cell = session.cell(other.cell);
+        for (const { cell: cellId, name, value } of linked ?? []) {
+            const cell = session.cell(cellId);
             if (!cell) continue;
-            const descriptor = session.catalog.get(cell.effect)?.parameters?.find((entry) => entry.name === other.name);
-            const fitted = fitTo(descriptor, value);
             const params = { ...(cell.params ?? {}) };
-            if (fitted === undefined) delete params[other.name];
-            else params[other.name] = fitted;
+            if (value === null || value === undefined) delete params[name];
+            else params[name] = value;
             cell.params = params;
-            session.dispatchEvent(new CustomEvent('linkedvalue', { detail: { cell: other.cell, name: other.name, value: fitted } }));
+            session.dispatchEvent(new CustomEvent('linkedvalue', { detail: { cell: cellId, name, value: value ?? undefined } }));
         }
+        if ((linked ?? []).length > 0 && !interactive) session.persist();
     }
 
     schedule() {
@@ -89,10 +95,15 @@ export class ParamEdits {
                 waiting = this.scrolledAwayBelow(cellId);
                 if (waiting.length > 0) message.offscreen = waiting;
             }
-            // Cells left waiting stay 'pending' until the drag's last change renders them.
+            // Cells left waiting stay 'pending' until the drag's last change renders them. The reply lists the
+            // renders the server scheduled (by its graph): one the page did not expect is awaited from then on.
             for (const id of this.rendered(cellId, [...Object.keys(params), ...unset])) if (!waiting.includes(id)) session.previews.awaiting(id, seq);
             session.socket.request('setParams', message)
-                .then(() => session.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } })))
+                .then((result) => {
+                    for (const render of result?.renders ?? []) session.previews.awaitingIfOlder(render.cell, render.seq);
+                    this.followLinks(result?.linked, interactive);
+                    session.dispatchEvent(new CustomEvent('cellOk', { detail: { cell: cellId } }));
+                })
                 .catch((error) => this.refuse(cellId, seq, previous, error));
         }
         // Mid-drag the tab is written once a second, not every frame (a whole notebook serialised each time): the

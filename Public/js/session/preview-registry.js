@@ -21,6 +21,12 @@ export class PreviewRegistry {
         for (const element of this.elements.get(reference) ?? []) element.dataset.awaitedSeq = String(seq);
     }
 
+    /** The server scheduled a render of `reference` under `seq`: awaited unless something newer already is. */
+    awaitingIfOlder(reference, seq) {
+        const awaited = this.awaited.get(reference);
+        if (this.has(reference) && (awaited === undefined || (typeof awaited === 'number' && awaited < seq))) this.awaiting(reference, seq);
+    }
+
     /** Whether some preview shows `reference`. */
     has(reference) {
         return this.elements.has(reference);

@@ -3,7 +3,7 @@ import DepthbookEngine
 import Foundation
 
 /// A slider a formula declares with `$name(min..max = default)`: one of the formula cell's parameters.
-public struct FormulaSlider: Sendable, Equatable, Encodable {
+public struct FormulaSlider: Sendable, Equatable {
     public let name: String
     public let min: Double
     public let max: Double
@@ -51,18 +51,6 @@ public struct FormulaSlider: Sendable, Equatable, Encodable {
         .number(name, name, min...max, default: defaultValue, step: step,
                 doc: "A slider of this formula: $\(name)(\(EffectParameter.shown(min))..\(EffectParameter.shown(max)) = \(EffectParameter.shown(defaultValue))).")
     }
-
-    enum CodingKeys: String, CodingKey { case name, min, max, `default`, step, position }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(min, forKey: .min)
-        try c.encode(max, forKey: .max)
-        try c.encode(defaultValue, forKey: .default)
-        try c.encode(step, forKey: .step)
-        try c.encode(position, forKey: .position)
-    }
 }
 
 /// A formula cell's line, checked against a notebook: what the page needs to show it (its sliders, what it
@@ -102,23 +90,9 @@ public struct Formula: Sendable, Equatable {
     }
 }
 
-/// What the page shows while a formula is typed. JSON: `{"ok": true, "sliders": [{name, min, max, default, step,
-/// position}], "output": "image"|"plane"|null, "references": […]}` or `{"ok": false, "error": {"position": 12,
-/// "message": "…"}}`. (`FormulaSlider.parameter` gives a slider as the `effects` request's parameter rows.)
-public struct FormulaAnalysis: Sendable, Equatable, Encodable {
+/// A formula line as typed, checked against a notebook: the formula, or why it was refused (the server answers
+/// `checkFormula` with it, docs/formulas.md).
+public struct FormulaAnalysis: Sendable, Equatable {
     public let formula: Formula?
     public let error: FormulaError?
-
-    enum CodingKeys: String, CodingKey { case ok, sliders, output, references, error }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(formula != nil, forKey: .ok)
-        if let formula {
-            try c.encode(formula.sliders, forKey: .sliders)
-            try c.encode(formula.output, forKey: .output)
-            try c.encode(formula.references, forKey: .references)
-        }
-        if let error { try c.encode(error, forKey: .error) }
-    }
 }

@@ -103,12 +103,15 @@ public struct CheckedNotebook: Sendable, Equatable {
 
     /// The other cells whose values a change to `names` of `cell` moves through links, in notebook order.
     public func cellsLinked(to cell: String, names: some Sequence<String>) -> [String] {
-        var linked = Set<String>()
-        for name in names {
-            for member in NotebookLinks.link(of: cell, name, in: notebook)?.members ?? [] where member.cell != cell {
-                linked.insert(member.cell)
-            }
-        }
+        let linked = Set(membersLinked(to: cell, names: names).map(\.cell))
         return notebook.cells.map(\.id).filter(linked.contains)
+    }
+
+    /// The other link members a change to `names` of `cell` moves, in the links' order.
+    public func membersLinked(to cell: String, names: some Sequence<String>) -> [NotebookLink.Member] {
+        var seen = Set<NotebookLink.Member>()
+        return names.flatMap { name in
+            (NotebookLinks.link(of: cell, name, in: notebook)?.members ?? []).filter { $0.cell != cell && seen.insert($0).inserted }
+        }
     }
 }

@@ -45,8 +45,8 @@ enum NotebookLinks {
             guard link.label.utf8.count <= limits.maxValueLength else {
                 throw .invalid("a link's label is longer than \(limits.maxValueLength) bytes")
             }
-            guard (2...limits.maxLinkMembers).contains(link.params.count) else {
-                throw .invalid("link \"\(link.label)\" has \(link.params.count) members; a link joins 2 to \(limits.maxLinkMembers)")
+            guard (1...limits.maxLinkMembers).contains(link.params.count) else {
+                throw .invalid("link \"\(link.label)\" has \(link.params.count) members; a link joins 1 to \(limits.maxLinkMembers)")
             }
             for text in link.params {
                 guard let member = NotebookLink.Member(text) else {

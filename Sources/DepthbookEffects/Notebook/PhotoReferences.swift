@@ -21,3 +21,16 @@ public enum PhotoReferences {
         return String(reference.dropFirst("photo.".count))
     }
 }
+
+extension PhotoReferences {
+    /// The `photo.<plane>` references `photo` can render, in `all`'s order: the image, its depth (as depth and
+    /// as disparity) and the subject mask made from it, and the mattes it carries (the learned one too). The
+    /// page lists these in its photo facts (`references`) instead of working them out.
+    public static func offered(by photo: Photo) -> [String] {
+        var planes: Set<String> = ["image"]
+        if photo.depth != nil { planes.formUnion(["depth", "disparity", "subject"]) }
+        planes.formUnion(photo.mattes.map(\.kind.rawValue))
+        if photo.personMatte != nil { planes.insert("personMatte") }
+        return all.filter { $0.hasPrefix("photo.") && planes.contains(String($0.dropFirst("photo.".count))) }
+    }
+}

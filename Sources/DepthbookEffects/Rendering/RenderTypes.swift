@@ -66,7 +66,7 @@ public struct RenderedCell: Sendable {
 
 /// A histogram the page draws: counts over min...max, the threshold's position (for threshold cells), and
 /// how many samples are holes.
-public struct CellHistogram: Sendable, Equatable, Codable {
+public struct CellHistogram: Sendable, Equatable {
     public var bins: [Int]
     public var min: Double
     public var max: Double
@@ -79,17 +79,5 @@ public struct CellHistogram: Sendable, Equatable, Codable {
         self.max = max
         self.marker = marker
         self.holes = holes
-    }
-
-    enum CodingKeys: String, CodingKey { case bins, min, max, marker, holes }
-
-    /// `marker` is written as null, never left out (the protocol's shape).
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(bins, forKey: .bins)
-        try c.encode(min, forKey: .min)
-        try c.encode(max, forKey: .max)
-        try c.encode(marker, forKey: .marker)
-        try c.encode(holes, forKey: .holes)
     }
 }

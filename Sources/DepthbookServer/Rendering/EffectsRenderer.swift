@@ -41,7 +41,7 @@ final class EffectsRenderer: PhotoRenderer {
 
     func histogram(notebook: Notebook, reference: String, bins: Int,
                    isCancelled: @escaping @Sendable () -> Bool) throws -> HistogramReply {
-        try whileMatteComes { try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins, isCancelled: isCancelled) }
+        try whileMatteComes { HistogramResult(try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins, isCancelled: isCancelled)) }
     }
 
     /// Planes a photo without depth gets from the person matte (its depth is estimated from it).

@@ -24,9 +24,8 @@ public struct RenderedFrame: Sendable {
     }
 }
 
-/// Histogram data the page draws (the page never sees pixels): the renderer's own type, already in the
-/// protocol's shape.
-public typealias HistogramReply = CellHistogram
+/// Histogram data the page draws (the page never sees pixels): the protocol's `histogram` result.
+public typealias HistogramReply = HistogramResult
 
 /// An exported file's bytes and the extension it is served with.
 public struct ExportedFile: Sendable {

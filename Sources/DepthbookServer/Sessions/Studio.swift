@@ -130,7 +130,7 @@ public final class Studio: Sendable {
                 reply(.failure(.badRequest("open a notebook first")))
                 return
             }
-            reply(.success(Formula.analyse(check.formula, in: notebook.notebook, before: check.cell)))
+            reply(.success(CheckFormulaResult(Formula.analyse(check.formula, in: notebook.notebook, before: check.cell))))
         }
     }
 

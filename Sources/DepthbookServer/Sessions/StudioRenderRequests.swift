@@ -16,7 +16,10 @@ extension Studio {
             StudioEvent.notebook(.init(notebook: notebook?.notebook, graph: notebook?.graph)).message()
         }
         let renders = requests.map { CellSeqResult(cell: $0.slot.cell, seq: $0.seq) }
-        return (SetParamsResult(cell: set.cell, seq: set.seq, renders: renders), kickoff)
+        let linked = (notebook?.membersLinked(to: set.cell, names: Array(set.params.keys) + (set.unset ?? [])) ?? []).map {
+            LinkedValue(cell: $0.cell, name: $0.name, value: notebook?.notebook.cell($0.cell)?.params?[$0.name])
+        }
+        return (SetParamsResult(cell: set.cell, seq: set.seq, renders: renders, linked: linked), kickoff)
     }
 
     func preview(_ preview: StudioRequest.Preview, _ session: Session) throws -> (CellSeqResult, Session.RenderKickoff) {
