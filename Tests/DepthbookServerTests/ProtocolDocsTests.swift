@@ -1,4 +1,5 @@
 import DepthbookProtocol
+@testable import DepthbookServer
 import Foundation
 import Testing
 
@@ -26,6 +27,11 @@ struct ProtocolDocsTests {
             "`frames` \(Self.range(limits.exportFrames)) (default \(limits.defaultExportFrames))",
             "`width` \(Self.range(limits.exportWidth)) px wide (default \(limits.defaultExportWidth))",
             "over \(limits.maxUploadBytes >> 20) MiB by default",
+            "(at its last preview width, \(limits.defaultPreviewWidth) if none yet)",
+            "at most \(limits.maxCropSide)×\(limits.maxCropSide)",
+            "(half the width, at least \(limits.coarseMinimumWidth) px)",
+            "with \(Session.histogramsWaiting) different ones waiting",
+            "a connection keeps at most \(SessionHub.sessionsPerConnection) sessions it made",
         ]
         for statement in statements {
             #expect(Self.document.contains(statement), "docs/protocol.md does not say \(statement)")

@@ -38,7 +38,8 @@ struct ScaleSubjectEffect: Effect {
         parameters: scaleParameters + [output.row])
 
     static let scale = Param.number("scale", "Scale", 0.5...2, default: 1.3, step: 0.01, doc: "Subject size relative to the original (1 leaves the photo unchanged).")
-    static let grow = Param.number("grow", "Fill margin", 0...200, default: 24, step: 1, unit: "px", doc: "How far beyond the matte the fill reaches.")
+    /// The plate's own margin (`FillBehindSubjectEffect.grow`), named for what it does here.
+    static let grow = FillBehindSubjectEffect.grow.renamed("grow", "Fill margin", doc: "How far beyond the matte the fill reaches.")
     static let scaleParameters: [EffectParameter] = [scale.row, grow.row]
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
