@@ -20,6 +20,18 @@ const visibility = new IntersectionObserver((entries) => {
     for (const entry of entries) entry.target.onScreen = entry.isIntersecting;
 }, { rootMargin: '100% 0px' });
 
+/**
+ * A cell far from view skips layout (`content-visibility: auto`) and stands in at a placeholder height until it is
+ * laid out once, which it then remembers (`contain-intrinsic-size: auto`). Laid out when its first picture has
+ * loaded, it keeps its real height, so scrolling to a cell below does not land short while the cells above it
+ * grow to their pictures (Big Head's Scale slider ended 600 px below the window).
+ */
+function layOutOnce(cell) {
+    if (!cell || cell.style.contentVisibility) return;
+    cell.style.contentVisibility = 'visible';
+    requestAnimationFrame(() => requestAnimationFrame(() => { cell.style.contentVisibility = ''; }));
+}
+
 export class PreviewImage extends HTMLElement {
     constructor() {
         super();
@@ -104,6 +116,9 @@ export class PreviewImage extends HTMLElement {
         const image = new Image();
         image.alt = this.label;
         image.draggable = false;
+        // The frame's size reserves the picture's box before it has loaded (an off-screen preview does not wait
+        // for its decode), so the page does not jump as pictures above the one in view come in.
+        if (header.width > 0 && header.height > 0) Object.assign(image, { width: header.width, height: header.height });
         image.src = url;
         try {
             if (this.onScreen) await image.decode();
@@ -118,7 +133,10 @@ export class PreviewImage extends HTMLElement {
             return;
         }
         if (this.image) this.image.replaceWith(image);
-        else this.placeholder.replaceWith(image);
+        else {
+            this.placeholder.replaceWith(image);
+            if (!this.onScreen) image.addEventListener('load', () => layOutOnce(this.closest('db-cell')), { once: true });
+        }
         if (this.objectUrl) URL.revokeObjectURL(this.objectUrl);
         this.image = image;
         this.objectUrl = url;
