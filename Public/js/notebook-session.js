@@ -175,7 +175,7 @@ export class NotebookSession extends EventTarget {
         const cell = this.cell(cellId);
         const label = this.catalog.get(cell?.effect)?.parameters?.find((entry) => entry.name === name)?.label ?? name;
         this.history.record(`${label} of ${cellId}`, `param:${cellId}:${name}`, Boolean(options?.interactive));
-        this.edits.setLinked(cellId, name, value, options);
+        this.edits.set(cellId, name, value, options);
         this.dispatchEvent(new CustomEvent('paramset', { detail: { cell: cellId, name, value } }));
     }
 

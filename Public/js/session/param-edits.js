@@ -17,7 +17,10 @@ export class ParamEdits {
         this.persistedAt = -Infinity;
     }
 
-    /** Records a change (`value` undefined: leave the parameter out again) and sends it on the next frame. */
+    /**
+     * Records a change (`value` undefined: leave the parameter out again) and sends it on the next frame. The
+     * server moves the members of its link with it and says to what (the reply's `linked`, `followLinks`).
+     */
     set(cellId, name, value, { interactive }) {
         const session = this.session;
         const cell = session.cell(cellId);
@@ -43,14 +46,6 @@ export class ParamEdits {
         if (!waiting) for (const id of this.rendered(cellId, [name])) session.previews.awaiting(id, 'pending');
         session.setEdited(true);
         this.schedule();
-    }
-
-    /**
-     * Sets a parameter; the server moves the members of its link with it and says to what (the reply's
-     * `linked`, `followLinks`), so the page resolves no link itself.
-     */
-    setLinked(cellId, name, value, options) {
-        this.set(cellId, name, value, options);
     }
 
     /**
