@@ -11,8 +11,8 @@ struct DollyZoomEffect: Effect {
     static let dolly = Param.number("dolly", "Dolly", -0.9...0.9, default: 0.3, step: 0.01,
             doc: "Camera travel towards the scene as a fraction of the focal-plane distance (negative pulls back).")
     static let point = Param.point("point", "Focal plane", default: (0.5, 0.5), doc: "Tap what should keep its size (normalised image coordinates).")
-    static let frame = Param.choice("frame", "Beyond the frame", DollyZoom.Frame.allCases.map(\.rawValue), default: "fill",
-            doc: "fill: the photo continued a short way past its edges (its mirror image at the edge's depth, moved with it) and the view cropped to what that covers; crop: the largest rectangle the photo covers, scaled to the frame; black: left black (the talk); stretch: the edge pixels smeared outwards.")
+    static let frame = Param.choice("frame", "Beyond the frame", DollyZoom.Frame.allCases.map(\.rawValue), default: "crop",
+            doc: "crop: the largest rectangle the photo covers, enlarged to the frame (drawn from the photo at the finer size); fill: the photo continued a short way past its edges by its mirror image (at the edge's depth, moved with it) and the view cropped to what that covers, which shows mirrored copies of what the edges cut; black: left black (the talk); stretch: the edge pixels smeared outwards.")
     static let edges = Param.choice("edges", "Beyond the frame (before frame)", ["black", "stretch"], default: "black",
             doc: "Read only when frame is not set, for notebooks saved before it: black or stretch.")
     static let uncovered = Param.choice("uncovered", "Uncovered areas", DollyZoom.Uncovered.allCases.map(\.rawValue), default: "fill",
@@ -39,7 +39,7 @@ struct DollyZoomEffect: Effect {
         let k = DepthSupport.intrinsics(c)
         let frame = !p.isGiven(Self.frame) && p.isGiven(Self.edges) ? p[Self.edges] : p[Self.frame]
         let zoom = try DollyZoom(dolly: p[Self.dolly], focalDepth: focal, focalLength: (k.fx + k.fy) / 2, cx: k.cx, cy: k.cy,
-                                 frame: DollyZoom.Frame(rawValue: frame) ?? .fill,
+                                 frame: DollyZoom.Frame(rawValue: frame) ?? .crop,
                                  uncovered: DollyZoom.Uncovered(rawValue: p[Self.uncovered]) ?? .fill, step: p.int(Self.meshStep))
         // What the subject uncovers is the photo's own background behind its edge (kept while the camera moves).
         var inputs = [image, depth]

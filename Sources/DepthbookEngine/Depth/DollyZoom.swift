@@ -10,9 +10,9 @@
 /// factor and drawn with a z-buffer on Z − t.
 ///
 /// What the photo never saw comes in two kinds, each handled its own way (`Frame`, `Uncovered`). Beyond the
-/// frame: the photo continued a short way past its edges (its mirror image at the edge's depth, warped with it)
-/// and the view cropped to what that covers, the largest clean rectangle of the photo alone scaled back to the
-/// frame, black (the talk), or the edge pixels stretched. Uncovered by the subject (behind a
+/// frame: the largest clean rectangle of the photo alone, drawn enlarged to the frame; the photo continued a
+/// short way past its edges (its mirror image at the edge's depth, warped with it) and the view cropped to what
+/// that covers; black (the talk); or the edge pixels stretched. Uncovered by the subject (behind a
 /// foreground edge): the photo's background behind the edge drawn by the same camera (`BackgroundPlate`, when
 /// given), else with the far background's own texture (`PatchInpaint`, started from push-pull weighted
 /// towards the far side), stretched from the edge (the talk: torn triangles kept), or black (torn triangles dropped).
@@ -41,7 +41,8 @@ public struct DollyZoom: Filter {
         /// The photo continued a short way past its edges by its mirror image (at most `DollyGeometry.mirroredBand`
         /// of each side, at the edge's depth, moved with it), and the view cropped to what that and the photo cover.
         case fill
-        /// The largest rectangle of the frame's shape the photo covers, scaled back to the frame.
+        /// The largest rectangle of the frame's shape the photo covers, drawn enlarged to the frame; `fill` where
+        /// that would enlarge more than `largestCrop`.
         case crop
         /// Black, as in the talk.
         case black
@@ -112,7 +113,18 @@ public struct DollyZoom: Filter {
 
     public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {
         let plate = RenderTarget(size: Self.plateSize(for: target.size, extent: extent))
-        return inputExtents.indices.map { $0 < 2 ? RenderTarget(size: target.size) : plate }
+        let texture = RenderTarget(size: textureSize(for: target.size, imageExtent: inputExtents[0]))
+        return inputExtents.indices.map { $0 == 0 ? texture : $0 == 1 ? RenderTarget(size: target.size) : plate }
+    }
+
+    /// The photo is read finer than the view when the view crops: the crop enlarges what it keeps, by up to
+    /// 1/(1 − dolly) when moving in (the far background) and up to `largestCrop` when pulling back, and
+    /// enlarging the drawn view afterwards blurred it. Never finer than the photo itself.
+    func textureSize(for size: PixelSize, imageExtent: PixelSize) -> PixelSize {
+        guard frame == .crop || frame == .fill, size.width > 0 else { return size }
+        let k = min(Self.largestCrop, dolly < 0 ? Self.largestCrop : 1 / (1 - dolly), Double(imageExtent.width) / Double(size.width))
+        guard k > 1 else { return size }
+        return PixelSize(width: Int((Double(size.width) * k).rounded()), height: Int((Double(size.height) * k).rounded()))
     }
 
     /// The background plate is made at one size for every preview up to `plateWidth` (the coarse pass of a
@@ -155,14 +167,27 @@ public struct DollyZoom: Filter {
         let geometry = DollyGeometry(zf: zf, t: t, px: px, py: py, size: size, step: step)
         let extended = frame == .fill || frame == .crop
         let margins = extended ? geometry.margins(edges: depth) : (x: 0, y: 0)
+        // Cropping chooses its rectangle first and draws straight into it, from the photo read finer
+        // (`textureSize`): enlarging a drawn view blurred it. A crop that would enlarge more than
+        // `largestCrop` continues the photo by its mirror image instead (`fill`), and crops what that leaves.
+        var view = DollyView(size), mirrored = frame == .fill
+        if extended {
+            view = try cropRect(geometry, depth: depth, reach: mirrored ? margins : nil, context: context)
+            if !mirrored, view.enlargement(of: size) > Self.largestCrop {
+                mirrored = true
+                view = try cropRect(geometry, depth: depth, reach: margins, context: context)
+            }
+        }
         let skirt: Float? = frame == .stretch ? Float(max(size.width, size.height)) : nil
         let tears: Float? = uncovered == .stretch ? nil : Float(tear)
-        let mesh = geometry.mesh(depth: depth, skirt: skirt, margins: margins, mirrored: extended, tears: tears)
+        var mesh = geometry.mesh(depth: depth, skirt: skirt, margins: margins, mirrored: mirrored, tears: tears)
+        view.place(&mesh, size: size)
+        let fineness = (x: Float(image.region.width) / Float(size.width), y: Float(image.region.height) / Float(size.height))
         try context.checkCancelled()
         let fills = uncovered == .fill || extended
         // Filling needs the depth of what was drawn, so it is drawn along as one more channel.
-        let source = fills ? DollyFill.withDepth(image, depth) : image
-        let drawn = MeshRasterizer.draw(mesh, source: source, size: size, clampTexture: image.region, context: context)
+        let source = fills ? DollyFill.withDepth(image, image.region.size == size ? depth : DollyFill.scaled(depth, from: DollyView(size).rect, to: image.region.size)) : image
+        let drawn = MeshRasterizer.draw(mesh.textureScaled(by: fineness), source: source, size: size, clampTexture: image.region, context: context)
         guard fills else { return drawn.buffer.cropped(to: request.region) }
         try context.checkCancelled()
         // Past the edges of a black frame stays black (the talk's look); only what the subject uncovered is filled.
@@ -170,41 +195,83 @@ public struct DollyZoom: Filter {
         // What the subject uncovered, seen on the plate behind it, drawn by the same camera.
         var behind: MeshRasterizer.Result? = nil
         if uncovered == .fill, inputs.count == 4, let plateFar = DepthPlaneFill.largestValid(inputs[3].samples, positive: true) {
-            let whole = (x: 0.0, y: 0.0, width: Double(inputs[2].region.width), height: Double(inputs[2].region.height))
+            let whole = DollyView(inputs[2].region.size).rect
             let plateDepth = DollyFill.scaled(PixelBuffer(region: inputs[3].region, channels: 1,
                                                           samples: DepthPlaneFill.filled(inputs[3].samples, with: plateFar, positive: true)),
                                               from: whole, to: size)
             let plateColour = DollyFill.scaled(inputs[2], from: whole, to: size)
-            var plateMesh = geometry.mesh(depth: plateDepth, skirt: skirt, margins: margins, mirrored: extended, tears: tears)
+            var plateMesh = geometry.mesh(depth: plateDepth, skirt: skirt, margins: margins, mirrored: mirrored, tears: tears)
             DollyFill.keepReplaced(&plateMesh, comparedWith: mesh)
-            behind = MeshRasterizer.draw(plateMesh, source: plateColour, size: size, clampTexture: image.region, context: context)
+            view.place(&plateMesh, size: size)
+            behind = MeshRasterizer.draw(plateMesh, source: plateColour, size: size, clampTexture: PixelRect(size), context: context)
             try context.checkCancelled()
         }
-        var result = try DollyFill.filled(drawn, channels: image.channels, size: size, pastEdges: pastEdges,
+        let result = try DollyFill.filled(drawn, channels: image.channels, size: size, pastEdges: pastEdges,
                                           keepBlack: frame == .black ? pastEdges : nil, behind: behind,
                                           textured: uncovered == .fill, checkCancelled: context.checkCancelled)
-        // (With `fill`, nothing to crop when the drawn view reaches the frame's border everywhere.)
-        if frame == .crop || (frame == .fill && pastEdges.contains(true)) {
-            // Where the photo (with `fill`, and its short mirrored continuation) lands, gaps bridged: the rectangle
-            // keeps clear of what lies beyond, not of what the subject uncovered (that is filled).
-            let reach = frame == .fill ? margins : (x: 0, y: 0)
-            // Only to place the rectangle: a quarter of the resolution and a mesh four times coarser do (drawn
-            // whole, it cost a third of a 736-px frame).
-            let k = 4, small = PixelSize(width: max(1, size.width / k), height: max(1, size.height / k))
-            let coarse = DollyGeometry(zf: zf, t: t, px: px, py: py, size: size, step: step * k)
-            // Its reach rounded down to its own step, so it claims no more than the fine mesh drew.
-            let coarseReach = (x: reach.x / (step * k) * (step * k), y: reach.y / (step * k) * (step * k))
-            var seenMesh = coarse.mesh(depth: depth, skirt: nil, margins: coarseReach, mirrored: frame == .fill, tears: nil)
-            let sx = Float(small.width) / Float(size.width), sy = Float(small.height) / Float(size.height)
-            for i in seenMesh.x.indices { seenMesh.x[i] *= sx; seenMesh.y[i] *= sy }
-            let ones = PixelBuffer(region: image.region, channels: 1, repeating: 1)
-            let seen = MeshRasterizer.draw(seenMesh, source: ones, size: small, clampTexture: image.region, context: context)
-            let found = DollyFill.cleanRect(outside: DollyFill.borderConnected(seen.covered, size: small), size: small,
-                                            centre: (Double(px * sx), Double(py * sy)))
-            let back = (x: Double(size.width) / Double(small.width), y: Double(size.height) / Double(small.height))
-            let rect = (x: found.x * back.x, y: found.y * back.y, width: found.width * back.x, height: found.height * back.y)
-            result = DollyFill.scaled(result, from: rect, to: size)
-        }
         return result.cropped(to: request.region)
+    }
+
+    /// How much a crop may enlarge the view before the photo is continued by its mirror image instead: moving in
+    /// by 0.35 enlarges the far background by up to 1/(1 − 0.35) ≈ 1.54; pulling back from a near subject,
+    /// 2–2.4 on the shared selfie, dahlias and hut (a view of the middle of the photo).
+    public static let largestCrop = 1.6
+
+    /// The part of the frame the view shows: the largest rectangle of the frame's shape that the photo (with
+    /// a `reach`, and its mirrored continuation that far) covers, gaps bridged: it keeps clear of what lies
+    /// beyond, not of what the subject uncovered (that is filled). The whole frame when the photo covers it.
+    private func cropRect(_ geometry: DollyGeometry, depth: PixelBuffer, reach margins: (x: Int, y: Int)?, context: RenderContext) throws -> DollyView {
+        let size = geometry.size
+        let reach = margins ?? (x: 0, y: 0)
+        // Only to place the rectangle: a quarter of the resolution and a mesh four times coarser do (drawn
+        // whole, it cost a third of a 736-px frame).
+        let k = 4, small = PixelSize(width: max(1, size.width / k), height: max(1, size.height / k))
+        let coarse = DollyGeometry(zf: geometry.zf, t: geometry.t, px: geometry.px, py: geometry.py, size: size, step: geometry.step * k)
+        // Its reach rounded down to its own step, so it claims no more than the fine mesh draws.
+        let coarseReach = (x: reach.x / (geometry.step * k) * (geometry.step * k), y: reach.y / (geometry.step * k) * (geometry.step * k))
+        var seenMesh = coarse.mesh(depth: depth, skirt: nil, margins: coarseReach, mirrored: margins != nil, tears: nil)
+        let sx = Float(small.width) / Float(size.width), sy = Float(small.height) / Float(size.height)
+        for i in seenMesh.x.indices { seenMesh.x[i] *= sx; seenMesh.y[i] *= sy }
+        let ones = PixelBuffer(region: PixelRect(size), channels: 1, repeating: 1)
+        let seen = MeshRasterizer.draw(seenMesh, source: ones, size: small, clampTexture: PixelRect(size), context: context)
+        try context.checkCancelled()
+        let found = DollyFill.cleanRect(outside: DollyFill.borderConnected(seen.covered, size: small), size: small,
+                                        centre: (Double(geometry.px * sx), Double(geometry.py * sy)))
+        let back = (x: Double(size.width) / Double(small.width), y: Double(size.height) / Double(small.height))
+        return DollyView(rect: (x: found.x * back.x, y: found.y * back.y, width: found.width * back.x, height: found.height * back.y))
+    }
+}
+
+/// The rectangle of the dolly zoom's frame that its view shows, enlarged to the whole view.
+struct DollyView {
+    let rect: (x: Double, y: Double, width: Double, height: Double)
+
+    init(rect: (x: Double, y: Double, width: Double, height: Double)) { self.rect = rect }
+
+    /// The whole frame.
+    init(_ size: PixelSize) { rect = (0, 0, Double(size.width), Double(size.height)) }
+
+    /// How many times the view enlarges the frame of `size`.
+    func enlargement(of size: PixelSize) -> Double { Double(size.width) / rect.width }
+
+    /// Moves the mesh's drawn positions from the frame into the view.
+    func place(_ mesh: inout WarpMesh, size: PixelSize) {
+        let kx = Float(Double(size.width) / rect.width), ky = Float(Double(size.height) / rect.height)
+        let x0 = Float(rect.x), y0 = Float(rect.y)
+        guard kx != 1 || ky != 1 || x0 != 0 || y0 != 0 else { return }
+        for i in mesh.x.indices {
+            mesh.x[i] = (mesh.x[i] - x0) * kx
+            mesh.y[i] = (mesh.y[i] - y0) * ky
+        }
+    }
+}
+
+extension WarpMesh {
+    /// The same mesh reading a texture `by` times finer than the frame its texture positions are in.
+    func textureScaled(by k: (x: Float, y: Float)) -> WarpMesh {
+        guard k.x != 1 || k.y != 1 else { return self }
+        var scaled = self
+        for i in scaled.u.indices { scaled.u[i] *= k.x; scaled.v[i] *= k.y }
+        return scaled
     }
 }
