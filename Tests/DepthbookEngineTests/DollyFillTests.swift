@@ -30,6 +30,35 @@ struct DollyFillTests {
         #expect(out.samples[0] == 0 && out.samples[(size.width - 1) * 3] == 1)
     }
 
+    /// A tear of four pixels in a blue wall a few pixels from a bright, far background: it shows the wall (the mean
+    /// of its border's farther half), not the background. Filled like a gap the subject uncovered, from what lies
+    /// farthest around it, it turned almost white (the tunnel's walls, moving in, were flecked with the sunlit
+    /// courtyard).
+    @Test func aTearInAWallShowsTheWall() throws {
+        let size = PixelSize(width: 64, height: 64)
+        let wall: [Float] = [0.2, 0.4, 0.8]
+        var samples = [Float](), covered = [Bool]()
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let tear = (36...37).contains(x) && (30...31).contains(y)
+                // The wall's depth differs a little across the tear (what tore the mesh open).
+                samples += x >= 40 ? [1, 1, 1, 4] : wall + [x < 36 ? 0.5 : 0.52]
+                covered.append(!tear)
+            }
+        }
+        let drawn = MeshRasterizer.Result(buffer: PixelBuffer(region: PixelRect(size), channels: 4, samples: samples), covered: covered)
+        #expect(Int(DollyFill.largestTear * Double(size.width * size.height)) <= 4, "four pixels are a tear in this frame")
+        for textured in [false, true] {
+            let out = try DollyFill.filled(drawn, channels: 3, size: size, pastEdges: nil, keepBlack: nil, textured: textured)
+            for y in 30...31 {
+                for x in 36...37 {
+                    let got = (0..<3).map { out.samples[(y * size.width + x) * 3 + $0] }
+                    #expect(zip(got, wall).allSatisfy { abs($0 - $1) < 1e-5 }, "(\(x), \(y)) shows \(got), not the wall")
+                }
+            }
+        }
+    }
+
     /// A wide gap beside a near (black) subject, in a striped far wall: textured, the gap gets the wall's stripes
     /// back, and never the subject's black; push-pull alone leaves it flat.
     @Test func aWideGapGetsTheFarSidesTexture() throws {

@@ -16,7 +16,7 @@ enum SubjectRegion {
     static func select(_ near: [Float], width w: Int, height h: Int, seed: (x: Double, y: Double)?,
                        others: [(x: Double, y: Double)] = [], reach: Double = 0.05) -> [Float] {
         guard w > 0, h > 0, near.count == w * h else { return near }
-        let (labels, sizes) = components(near.map { $0 >= 0.5 }, width: w, height: h)
+        let (labels, sizes) = ConnectedComponents.labelled(near.map { $0 >= 0.5 }, width: w, height: h)
         guard !sizes.isEmpty else { return [Float](repeating: 0, count: w * h) }
         var chosen = -1
         if let seed {
@@ -39,32 +39,6 @@ enum SubjectRegion {
         var region = labels.map { $0 == chosen || joined.contains(Int($0)) }
         fillHoles(&region, width: w, height: h)
         return region.map { $0 ? 1 : 0 }
-    }
-
-    /// 4-connected components of `set`: a label per pixel (-1 outside) and each component's pixel count.
-    static func components(_ set: [Bool], width w: Int, height h: Int) -> (labels: [Int32], sizes: [Int]) {
-        var labels = [Int32](repeating: -1, count: w * h)
-        var sizes = [Int]()
-        var stack = [Int]()
-        for start in 0..<(w * h) where set[start] && labels[start] < 0 {
-            let label = Int32(sizes.count)
-            var count = 0
-            labels[start] = label
-            stack.append(start)
-            while let i = stack.popLast() {
-                count += 1
-                let x = i % w, y = i / w
-                func visit(_ n: Int) {
-                    if set[n] && labels[n] < 0 { labels[n] = label; stack.append(n) }
-                }
-                if x > 0 { visit(i - 1) }
-                if x < w - 1 { visit(i + 1) }
-                if y > 0 { visit(i - w) }
-                if y < h - 1 { visit(i + w) }
-            }
-            sizes.append(count)
-        }
-        return (labels, sizes)
     }
 
     /// The allowed label with a pixel nearest `point` (normalised), within `radius` pixels; -1 when none.

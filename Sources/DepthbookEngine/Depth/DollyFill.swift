@@ -45,6 +45,7 @@ enum DollyFill {
             }
         }
         let fromBehind = PushPull.fill(colors: colors, weights: weights, channels: ch, width: size.width, height: size.height)
+        let (tear, tearColour) = tears(drawn, channels: ch, pastEdges: pastEdges, size: size)
         var fromNearest: [Float]? = nil
         if let pastEdges, pastEdges.contains(true) {
             for i in 0..<n where covered[i] {
@@ -55,8 +56,12 @@ enum DollyFill {
         }
         let smooth = PixelBuffer(region: PixelRect(size), channels: ch) { out in
             for i in 0..<n {
-                if !covered[i], pastEdges?[i] != true, let behind, behind.covered[i] {
+                if !covered[i], pastEdges?[i] != true, !tear[i], let behind, behind.covered[i] {
                     for k in 0..<ch { out[i * ch + k] = behind.buffer.samples[i * ch + k] }
+                    continue
+                }
+                if tear[i], let colour = tearColour(i) {
+                    for k in 0..<ch { out[i * ch + k] = colour[k] }
                     continue
                 }
                 let fill = fromNearest != nil && pastEdges?[i] == true ? fromNearest! : fromBehind
@@ -70,8 +75,8 @@ enum DollyFill {
         let w = size.width
         var gap = [Bool](repeating: false, count: n), onPlate = [Bool](repeating: false, count: n)
         for i in 0..<n {
-            onPlate[i] = !covered[i] && pastEdges?[i] != true && behind?.covered[i] == true
-            gap[i] = !covered[i] && pastEdges?[i] != true && !onPlate[i] && keepBlack?[i] != true
+            onPlate[i] = !covered[i] && pastEdges?[i] != true && !tear[i] && behind?.covered[i] == true
+            gap[i] = !covered[i] && pastEdges?[i] != true && !tear[i] && !onPlate[i] && keepBlack?[i] != true
         }
         // The depths drawn along the gaps' borders: the subject in front on one side, what lies behind on the
         // others.
@@ -93,6 +98,41 @@ enum DollyFill {
         // fill added about 200 ms to a 736-px frame of the selfie pulled back).
         return try PatchInpaint.filled(smooth, hole: gap, source: from, iterations: 2, checkCancelled: checkCancelled)
     }
+
+    /// The uncovered pixels in gaps too small to be something the subject hid (at most `largestTear` of the
+    /// frame), each with its colour: the mean of the drawn pixels along its border that lie at its border's
+    /// median depth or farther (the surface behind the tear, not what stands in front). A noisy depth map tears
+    /// a wall's mesh open in flecks; filled like the larger gaps, from what lies farthest in the whole view,
+    /// they showed the sunlit courtyard as white shards on the tunnel's walls.
+    static func tears(_ drawn: MeshRasterizer.Result, channels ch: Int, pastEdges: [Bool]?, size: PixelSize) -> (mask: [Bool], colour: (Int) -> [Float]?) {
+        let w = size.width, n = w * size.height, sc = ch + 1
+        let covered = drawn.covered, source = drawn.buffer.samples
+        let open = (0..<n).map { !covered[$0] && pastEdges?[$0] != true }
+        guard open.contains(true) else { return (open, { _ in nil }) }
+        let (labels, sizes) = ConnectedComponents.labelled(open, width: w, height: size.height)
+        let largest = max(4, Int(largestTear * Double(n)))
+        let mask = labels.map { $0 >= 0 && sizes[Int($0)] <= largest }
+        // Each tear's border: (depth, pixel) of the drawn pixels next to it.
+        var border: [Int32: [(depth: Float, pixel: Int)]] = [:]
+        for i in 0..<n where covered[i] {
+            let x = i % w
+            for j in [x > 0 ? i - 1 : -1, x + 1 < w ? i + 1 : -1, i - w, i + w] where j >= 0 && j < n && mask[j] {
+                border[labels[j], default: []].append((source[i * sc + ch], i))
+            }
+        }
+        var colourOf = [[Float]?](repeating: nil, count: sizes.count)
+        for (label, pixels) in border {
+            let median = pixels.map(\.depth).sorted()[pixels.count / 2]
+            let behind = pixels.filter { $0.depth >= median }
+            var mean = [Float](repeating: 0, count: ch)
+            for p in behind { for k in 0..<ch { mean[k] += source[p.pixel * sc + k] / Float(behind.count) } }
+            colourOf[Int(label)] = mean
+        }
+        return (mask, { mask[$0] ? colourOf[Int(labels[$0])] : nil })
+    }
+
+    /// About 170 pixels of a 720 × 960 frame.
+    static let largestTear = 1.0 / 4_000
 
     /// How near a drawn pixel may be, as a share of the median depth along the gaps' borders, and still lend its
     /// texture to them.
