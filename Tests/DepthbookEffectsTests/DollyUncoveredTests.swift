@@ -32,7 +32,7 @@ struct DollyUncoveredTests {
         let matte = try S.floats(photo, notebook, "photo.portraitEffectsMatte", width: width)
         let image = try S.floats(photo, notebook, "photo", width: width)
 
-        // Before: the same camera, the gaps filled by push-pull alone (the zoom node without the plate).
+        // Beside it: the same camera without the plate (push-pull, then texture from around each gap).
         let evaluator = Evaluator()
         let context = EffectContext(photo: photo, photoID: "test", evaluator: evaluator, statistics: StatisticsCache(), uploads: nil)
         var builder = RecipeBuilder(notebook: notebook, context: context)
@@ -55,8 +55,10 @@ struct DollyUncoveredTests {
         }
         let background = (0..<(w * h)).filter { matte.samples[$0] < 0.05 }
         let wall = warmth(image, background), now = warmth(filled, gap), before = warmth(pushPulled, gap)
-        print("dolly-uncovered selfie gaps=\(gap.count) warmth: background=\(String(format: "%.4f", wall)) plate=\(String(format: "%.4f", now)) push-pull=\(String(format: "%.4f", before))")
-        #expect(abs(now - wall) < abs(before - wall), "the plate's gaps are no closer to the background's colour than push-pull's")
+        print("dolly-uncovered selfie gaps=\(gap.count) warmth: background=\(String(format: "%.4f", wall)) plate=\(String(format: "%.4f", now)) without-plate=\(String(format: "%.4f", before))")
+        // (The zoom without the plate now takes its gaps' texture from what lies near each gap, and came closer
+        // than the plate when measured: 0.0705 against 0.0827, the wall 0.0660; with one source for all gaps, 0.0859.)
         #expect(abs(now - wall) < 0.02, "the gaps are \(now - wall) warmer than the background")
+        #expect(abs(before - wall) < 0.02, "without the plate, the gaps are \(before - wall) warmer than the background")
     }
 }

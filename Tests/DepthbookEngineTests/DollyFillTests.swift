@@ -59,6 +59,31 @@ struct DollyFillTests {
         }
     }
 
+    /// A gap between a near subject (black) and the floor behind it (grey stripes, depth 2), and another among far
+    /// trees (green, depth 4) across the top of the frame, beyond `sourceReach`: the floor's gap gets the floor's
+    /// stripes, not the trees. (With one depth threshold for every gap, the trees' gap set it and the floor's gap
+    /// turned green: the table's gaps under its chairs showed leaves.)
+    @Test func aGapTakesItsTextureFromNearbyNotTheFarthestThingInView() throws {
+        let w = 96, h = 96, size = PixelSize(width: w, height: h)
+        let floorGap = (0..<(w * h)).map { i in (30..<60).contains(i % w) && (72..<84).contains(i / w) }
+        let treesGap = (0..<(w * h)).map { i in (20..<76).contains(i % w) && (4..<14).contains(i / w) }
+        let gap = (0..<(w * h)).map { floorGap[$0] || treesGap[$0] }
+        var samples = [Float](), covered = [Bool]()
+        for i in 0..<(w * h) {
+            let x = i % w, y = i / w
+            let floor: [Float] = (x / 3) % 2 == 0 ? [0.5, 0.5, 0.5] : [0.7, 0.7, 0.7]
+            samples += gap[i] ? [0, 0, 0, 0] : y < 20 ? [0, 1, 0, 4] : y < 72 ? [0, 0, 0, 1] : floor + [2]
+            covered.append(!gap[i])
+        }
+        #expect(Int(DollyFill.sourceReach * Double(w)) < 72 - 20, "the trees lie beyond the reach")
+        let drawn = MeshRasterizer.Result(buffer: PixelBuffer(region: PixelRect(size), channels: 4, samples: samples), covered: covered)
+        let out = try DollyFill.filled(drawn, channels: 3, size: size, pastEdges: nil, keepBlack: nil, textured: true)
+        var green = 0.0, n = 0.0
+        for i in 0..<(w * h) where floorGap[i] { green += Double(out.samples[i * 3 + 1] - out.samples[i * 3]); n += 1 }
+        print("dolly-fill nearby green-minus-red in the gap \(green / n)")
+        #expect(green / n < 0.02, "the gap is \(green / n) greener than grey: the trees, not the floor")
+    }
+
     /// A wide gap beside a near (black) subject, in a striped far wall: textured, the gap gets the wall's stripes
     /// back, and never the subject's black; push-pull alone leaves it flat.
     @Test func aWideGapGetsTheFarSidesTexture() throws {

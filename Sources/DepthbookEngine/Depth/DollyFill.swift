@@ -33,6 +33,7 @@ enum DollyFill {
         let source = drawn.buffer.samples, covered = drawn.covered
         var farthest: Float = 0
         for i in 0..<n where covered[i] { farthest = max(farthest, source[i * sc + ch]) }
+        let w = size.width
         var colors = [Float](repeating: 0, count: n * ch), weights = [Float](repeating: 0, count: n)
         if farthest > 0 {
             for i in 0..<n where covered[i] {
@@ -72,28 +73,30 @@ enum DollyFill {
         }
         guard textured, farthest > 0 else { return smooth }
         // The gaps left: inside the frame, neither drawn nor on the plate.
-        let w = size.width
         var gap = [Bool](repeating: false, count: n), onPlate = [Bool](repeating: false, count: n)
         for i in 0..<n {
             onPlate[i] = !covered[i] && pastEdges?[i] != true && !tear[i] && behind?.covered[i] == true
             gap[i] = !covered[i] && pastEdges?[i] != true && !tear[i] && !onPlate[i] && keepBlack?[i] != true
         }
-        // The depths drawn along the gaps' borders: the subject in front on one side, what lies behind on the
-        // others.
-        var border: [Float] = []
+        // Each gap's texture comes from what is drawn near it (within `sourceReach`) about as far as its border's
+        // median depth or farther (the side behind it, not the subject in front, on maps whose whole range is a
+        // few per cent) and from the plate. The border's depths: the subject in front on one side, what lies
+        // behind on the others. (One threshold for every gap took the table's gaps under its chairs from the trees
+        // far behind: green leaves between the chair legs. The upper quartile took the hut's gaps from its lit
+        // window only: flat yellow.)
+        let reach = max(2, Int(sourceReach * Double(w)))
+        let (labels, sizes) = ConnectedComponents.labelled(gap, width: w, height: size.height)
+        var borders = [[Float]](repeating: [], count: sizes.count)
         for i in 0..<n where covered[i] {
             let x = i % w
-            if (x > 0 && gap[i - 1]) || (x + 1 < w && gap[i + 1]) || (i >= w && gap[i - w]) || (i + w < n && gap[i + w]) {
-                border.append(source[i * sc + ch])
+            for j in [x > 0 ? i - 1 : -1, x + 1 < w ? i + 1 : -1, i - w, i + w] where j >= 0 && j < n && gap[j] {
+                borders[Int(labels[j])].append(source[i * sc + ch])
             }
         }
-        guard !border.isEmpty else { return smooth }
-        // Their texture comes from what is drawn about as far as their borders' median depth or farther (the
-        // side behind them, not the subject in front, on maps whose whole range is a few per cent) and from the
-        // plate. (The upper quartile took the hut's gaps from its lit window only: flat yellow.)
-        border.sort()
-        let behindDepth = border[border.count / 2] * farSource
-        let from = (0..<n).map { onPlate[$0] || (covered[$0] && source[$0 * sc + ch] >= behindDepth) }
+        let behindDepths = borders.map { depths -> Float in depths.isEmpty ? 0 : depths.sorted()[depths.count / 2] * farSource }
+        let threshold = SlidingMax.square((0..<n).map { gap[$0] ? behindDepths[Int(labels[$0])] : 0 }, width: w, height: size.height, radius: reach)
+        let from = (0..<n).map { onPlate[$0] || (covered[$0] && threshold[$0] > 0 && source[$0 * sc + ch] >= threshold[$0]) }
+        guard from.contains(true) else { return smooth }
         // Two passes a level, one at the finest, half the plate's: made on every frame of a drag (with four, the
         // fill added about 200 ms to a 736-px frame of the selfie pulled back).
         return try PatchInpaint.filled(smooth, hole: gap, source: from, iterations: 2, checkCancelled: checkCancelled)
@@ -133,6 +136,9 @@ enum DollyFill {
 
     /// About 170 pixels of a 720 × 960 frame.
     static let largestTear = 1.0 / 4_000
+
+    /// How far from a gap (a share of the frame's width) what lends it its colour and texture may lie.
+    static let sourceReach = 1.0 / 8
 
     /// How near a drawn pixel may be, as a share of the median depth along the gaps' borders, and still lend its
     /// texture to them.
