@@ -117,12 +117,13 @@ public struct DollyZoom: Filter {
         return inputExtents.indices.map { $0 == 0 ? texture : $0 == 1 ? RenderTarget(size: target.size) : plate }
     }
 
-    /// The photo is read finer than the view when the view crops: the crop enlarges what it keeps, by up to
-    /// 1/(1 − dolly) when moving in (the far background) and up to `largestCrop` when pulling back, and
-    /// enlarging the drawn view afterwards blurred it. Never finer than the photo itself.
+    /// The photo is read finer than the view when the view crops: the crop enlarges what it keeps up to
+    /// `largestCrop` times, and enlarging the drawn view afterwards blurred it. One size for every travel, so a
+    /// drag of the slider reads the photo the evaluator already made at that size (sized by the travel, each
+    /// frame resampled the photo afresh). Never finer than the photo itself.
     func textureSize(for size: PixelSize, imageExtent: PixelSize) -> PixelSize {
         guard frame == .crop || frame == .fill, size.width > 0 else { return size }
-        let k = min(Self.largestCrop, dolly < 0 ? Self.largestCrop : 1 / (1 - dolly), Double(imageExtent.width) / Double(size.width))
+        let k = min(Self.largestCrop, Double(imageExtent.width) / Double(size.width))
         guard k > 1 else { return size }
         return PixelSize(width: Int((Double(size.width) * k).rounded()), height: Int((Double(size.height) * k).rounded()))
     }
@@ -185,9 +186,13 @@ public struct DollyZoom: Filter {
         let fineness = (x: Float(image.region.width) / Float(size.width), y: Float(image.region.height) / Float(size.height))
         try context.checkCancelled()
         let fills = uncovered == .fill || extended
-        // Filling needs the depth of what was drawn, so it is drawn along as one more channel.
-        let source = fills ? DollyFill.withDepth(image, image.region.size == size ? depth : DollyFill.scaled(depth, from: DollyView(size).rect, to: image.region.size)) : image
-        let drawn = MeshRasterizer.draw(mesh.textureScaled(by: fineness), source: source, size: size, clampTexture: image.region, context: context)
+        // Filling needs the depth of what was drawn: the z-buffer's, as one more channel.
+        let picture = MeshRasterizer.draw(mesh.textureScaled(by: fineness), source: image, size: size, clampTexture: image.region,
+                                          depthOffset: fills ? t : nil, context: context)
+        let drawn = picture.depth.map { depth in
+            MeshRasterizer.Result(buffer: DollyFill.withDepth(picture.result.buffer, PixelBuffer(region: PixelRect(size), channels: 1, samples: depth)),
+                                  covered: picture.result.covered)
+        } ?? picture.result
         guard fills else { return drawn.buffer.cropped(to: request.region) }
         try context.checkCancelled()
         // Past the edges of a black frame stays black (the talk's look); only what the subject uncovered is filled.

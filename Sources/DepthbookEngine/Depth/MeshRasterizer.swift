@@ -56,12 +56,19 @@ struct MeshRasterizer {
         var covered: [Bool]
     }
 
-    /// Rasterises `mesh` into a frame of `size`; uncovered pixels are `background`.
+    /// Rasterises `mesh` into a frame of `size`; uncovered pixels are `background`. With a `depthOffset`, the
+    /// z-buffer plus that offset is kept too (0 where nothing was drawn): the depth of what each pixel shows.
     static func draw(_ mesh: WarpMesh, source: PixelBuffer, size: PixelSize, clampTexture: PixelRect,
                      background: Float = 0, context: RenderContext) -> Result {
+        draw(mesh, source: source, size: size, clampTexture: clampTexture, background: background, depthOffset: nil, context: context).result
+    }
+
+    static func draw(_ mesh: WarpMesh, source: PixelBuffer, size: PixelSize, clampTexture: PixelRect,
+                     background: Float = 0, depthOffset: Float?, context: RenderContext) -> (result: Result, depth: [Float]?) {
         let ch = source.channels
         let width = size.width, height = size.height
         var covered = [Bool](repeating: false, count: width * height)
+        var depth = [Float](repeating: 0, count: depthOffset == nil ? 0 : width * height)
         let cells = (mesh.columns - 1) * (mesh.rows - 1)
         // Bounding rows of every cell, so each band visits only the cells that touch it.
         var cellTop = [Int32](repeating: 0, count: max(0, cells)), cellBottom = cellTop
@@ -87,29 +94,40 @@ struct MeshRasterizer {
             for i in 0..<pixels.count { pixels[i] = background }
             let o = SendablePointer(pixels.baseAddress!)
             covered.withUnsafeMutableBufferPointer { cov in
-                let cv = SendablePointer(cov.baseAddress!)
-                let bands = max(1, min(height, context.threads * 2))
-                context.parallelRows(bands, minimumBand: 1) { bandRange in
-                    for band in bandRange {
-                        let top = height * band / bands, bottom = height * (band + 1) / bands - 1
-                        if bottom < top { continue }
-                        var zbuf = [Float](repeating: .infinity, count: (bottom - top + 1) * width)
-                        var sample = [Float](repeating: 0, count: ch)
-                        for c in 0..<cells where Int(cellTop[c]) <= bottom && Int(cellBottom[c]) >= top {
-                            let j = c / (mesh.columns - 1), i = c % (mesh.columns - 1)
-                            let a = j * mesh.columns + i, b = a + 1, d = a + mesh.columns, e = d + 1
-                            rasterTriangle(mesh, a, b, d, top: top, bottom: bottom, width: width,
-                                           zbuf: &zbuf, sample: &sample, source: source,
-                                           clampLo: clampLo, clampHi: clampHi, out: o.pointer, covered: cv.pointer)
-                            rasterTriangle(mesh, b, e, d, top: top, bottom: bottom, width: width,
-                                           zbuf: &zbuf, sample: &sample, source: source,
-                                           clampLo: clampLo, clampHi: clampHi, out: o.pointer, covered: cv.pointer)
+                depth.withUnsafeMutableBufferPointer { dep in
+                    let cv = SendablePointer(cov.baseAddress!)
+                    let dp = dep.baseAddress.map(SendablePointer.init)
+                    let bands = max(1, min(height, context.threads * 2))
+                    context.parallelRows(bands, minimumBand: 1) { bandRange in
+                        for band in bandRange {
+                            let top = height * band / bands, bottom = height * (band + 1) / bands - 1
+                            if bottom < top { continue }
+                            var zbuf = [Float](repeating: .infinity, count: (bottom - top + 1) * width)
+                            var sample = [Float](repeating: 0, count: ch)
+                            for c in 0..<cells where Int(cellTop[c]) <= bottom && Int(cellBottom[c]) >= top {
+                                let j = c / (mesh.columns - 1), i = c % (mesh.columns - 1)
+                                let a = j * mesh.columns + i, b = a + 1, d = a + mesh.columns, e = d + 1
+                                rasterTriangle(mesh, a, b, d, top: top, bottom: bottom, width: width,
+                                               zbuf: &zbuf, sample: &sample, source: source,
+                                               clampLo: clampLo, clampHi: clampHi, out: o.pointer, covered: cv.pointer)
+                                rasterTriangle(mesh, b, e, d, top: top, bottom: bottom, width: width,
+                                               zbuf: &zbuf, sample: &sample, source: source,
+                                               clampLo: clampLo, clampHi: clampHi, out: o.pointer, covered: cv.pointer)
+                            }
+                            if let dp, let offset = depthOffset {
+                                for row in 0...(bottom - top) {
+                                    for x in 0..<width {
+                                        let z = zbuf[row * width + x]
+                                        dp.pointer[(top + row) * width + x] = z.isFinite ? z + offset : 0
+                                    }
+                                }
+                            }
                         }
                     }
                 }
             }
         }
-        return Result(buffer: out, covered: covered)
+        return (Result(buffer: out, covered: covered), depthOffset == nil ? nil : depth)
     }
 
     @inline(__always)
