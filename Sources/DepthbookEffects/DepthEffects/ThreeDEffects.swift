@@ -3,7 +3,7 @@ import DepthbookEngine
 
 /// Dolly zoom (2017): a triangle mesh over the photo displaced by depth, a virtual camera that dollies
 /// while its field of view keeps the tapped focal plane the same size, z-buffered. What the photo never saw is
-/// never left black unless asked: past its edges the photo is extended (or the view cropped), and what the
+/// never left black unless asked: past its edges the view is cropped (or the photo extended), and what the
 /// subject uncovers shows the background behind its edge (`BackgroundPlate`: the background's own texture,
 /// copied once per photo and size). The talk's look (black edges, stretched gaps) is
 /// a choice of each.

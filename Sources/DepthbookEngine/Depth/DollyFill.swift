@@ -88,10 +88,7 @@ enum DollyFill {
         let (labels, sizes) = ConnectedComponents.labelled(gap, width: w, height: size.height)
         var borders = [[Float]](repeating: [], count: sizes.count)
         for i in 0..<n where covered[i] {
-            let x = i % w
-            for j in [x > 0 ? i - 1 : -1, x + 1 < w ? i + 1 : -1, i - w, i + w] where j >= 0 && j < n && gap[j] {
-                borders[Int(labels[j])].append(source[i * sc + ch])
-            }
+            forEachNeighbour(of: i, width: w, count: n) { j in if gap[j] { borders[Int(labels[j])].append(source[i * sc + ch]) } }
         }
         let behindDepths = borders.map { depths -> Float in depths.isEmpty ? 0 : depths.sorted()[depths.count / 2] * farSource }
         let threshold = SlidingMax.square((0..<n).map { gap[$0] ? behindDepths[Int(labels[$0])] : 0 }, width: w, height: size.height, radius: reach)
@@ -118,10 +115,7 @@ enum DollyFill {
         // Each tear's border: (depth, pixel) of the drawn pixels next to it.
         var border: [Int32: [(depth: Float, pixel: Int)]] = [:]
         for i in 0..<n where covered[i] {
-            let x = i % w
-            for j in [x > 0 ? i - 1 : -1, x + 1 < w ? i + 1 : -1, i - w, i + w] where j >= 0 && j < n && mask[j] {
-                border[labels[j], default: []].append((source[i * sc + ch], i))
-            }
+            forEachNeighbour(of: i, width: w, count: n) { j in if mask[j] { border[labels[j], default: []].append((source[i * sc + ch], i)) } }
         }
         var colourOf = [[Float]?](repeating: nil, count: sizes.count)
         for (label, pixels) in border {
@@ -132,6 +126,17 @@ enum DollyFill {
             colourOf[Int(label)] = mean
         }
         return (mask, { mask[$0] ? colourOf[Int(labels[$0])] : nil })
+    }
+
+    /// The 4-neighbours of pixel `i` in a frame `w` wide of `n` pixels (no array made: this runs for every
+    /// drawn pixel of every frame of a drag).
+    @inline(__always)
+    static func forEachNeighbour(of i: Int, width w: Int, count n: Int, _ body: (Int) -> Void) {
+        let x = i % w
+        if x > 0 { body(i - 1) }
+        if x + 1 < w { body(i + 1) }
+        if i >= w { body(i - w) }
+        if i + w < n { body(i + w) }
     }
 
     /// About 170 pixels of a 720 × 960 frame.
