@@ -12,7 +12,7 @@ struct DollyZoomEffect: Effect {
             doc: "Camera travel towards the scene as a fraction of the focal-plane distance (negative pulls back).")
     static let point = Param.point("point", "Focal plane", default: (0.5, 0.5), doc: "Tap what should keep its size (normalised image coordinates).")
     static let frame = Param.choice("frame", "Beyond the frame", DollyZoom.Frame.allCases.map(\.rawValue), default: "crop",
-            doc: "crop: the largest rectangle the photo covers, enlarged to the frame (drawn from the photo at the finer size); fill: the photo continued a short way past its edges by its mirror image (at the edge's depth, moved with it) and the view cropped to what that covers, which shows mirrored copies of what the edges cut; black: left black (the talk); stretch: the edge pixels smeared outwards.")
+            doc: "crop: the largest rectangle the photo covers, enlarged to the frame (drawn from the photo at the finer size); the camera travels only as far as a crop of at most 1.6× allows, since past that the photo's edges would show what it never saw; fill: the photo continued a short way past its edges by its mirror image (at the edge's depth, moved with it) and the view cropped to what that covers, which shows mirrored copies of what the edges cut; black: left black (the talk); stretch: the edge pixels smeared outwards.")
     static let edges = Param.choice("edges", "Beyond the frame (before frame)", ["black", "stretch"], default: "black",
             doc: "Read only when frame is not set, for notebooks saved before it: black or stretch.")
     static let uncovered = Param.choice("uncovered", "Uncovered areas", DollyZoom.Uncovered.allCases.map(\.rawValue), default: "fill",

@@ -10,6 +10,11 @@ struct DollyGeometry {
 
     func scale(depth z: Float) -> Float { z * (zf - t) / (zf * (z - t)) }
 
+    /// The same camera travelling only `share` of the way.
+    func travelled(_ share: Float) -> DollyGeometry {
+        DollyGeometry(zf: zf, t: t * share, px: px, py: py, size: size, step: step)
+    }
+
     /// How far (output pixels) the photo's extension must reach past each side so the view covers the frame. The
     /// extension carries each edge's depth straight out (`mesh`), so a point of the edge at depth z and distance
     /// D from the principal point is seen at D·s(z), and the frame's edge needs the extension out to D/s where

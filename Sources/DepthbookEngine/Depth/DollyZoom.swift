@@ -10,7 +10,8 @@
 /// factor and drawn with a z-buffer on Z − t.
 ///
 /// What the photo never saw comes in two kinds, each handled its own way (`Frame`, `Uncovered`). Beyond the
-/// frame: the largest clean rectangle of the photo alone, drawn enlarged to the frame; the photo continued a
+/// frame: the largest clean rectangle of the photo alone, drawn enlarged to the frame (the camera travelling
+/// no farther than a crop of at most `largestCrop` allows); the photo continued a
 /// short way past its edges (its mirror image at the edge's depth, warped with it) and the view cropped to what
 /// that covers; black (the talk); or the edge pixels stretched. Uncovered by the subject (behind a
 /// foreground edge): the photo's background behind the edge drawn by the same camera (`BackgroundPlate`, when
@@ -41,8 +42,8 @@ public struct DollyZoom: Filter {
         /// The photo continued a short way past its edges by its mirror image (at most `DollyGeometry.mirroredBand`
         /// of each side, at the edge's depth, moved with it), and the view cropped to what that and the photo cover.
         case fill
-        /// The largest rectangle of the frame's shape the photo covers, drawn enlarged to the frame; `fill` where
-        /// that would enlarge more than `largestCrop`.
+        /// The largest rectangle of the frame's shape the photo covers, drawn enlarged to the frame; the camera
+        /// travels only as far as a crop of at most `largestCrop` allows.
         case crop
         /// Black, as in the talk.
         case black
@@ -165,20 +166,18 @@ public struct DollyZoom: Filter {
         let near = DepthPlaneFill.smallestValid(depth.samples, positive: true) ?? far
         let zf = Float(focalDepth), t = min(Float(dolly * focalDepth), Float(Self.nearestTravel) * near)
         let px = Float(cx * scale), py = Float(cy * scale)
-        let geometry = DollyGeometry(zf: zf, t: t, px: px, py: py, size: size, step: step)
+        var geometry = DollyGeometry(zf: zf, t: t, px: px, py: py, size: size, step: step)
         let extended = frame == .fill || frame == .crop
-        let margins = extended ? geometry.margins(edges: depth) : (x: 0, y: 0)
+        let mirrored = frame == .fill
         // Cropping chooses its rectangle first and draws straight into it, from the photo read finer
-        // (`textureSize`): enlarging a drawn view blurred it. A crop that would enlarge more than
-        // `largestCrop` continues the photo by its mirror image instead (`fill`), and crops what that leaves.
-        var view = DollyView(size), mirrored = frame == .fill
-        if extended {
-            view = try cropRect(geometry, depth: depth, reach: mirrored ? margins : nil, context: context)
-            if !mirrored, view.enlargement(of: size) > Self.largestCrop {
-                mirrored = true
-                view = try cropRect(geometry, depth: depth, reach: margins, context: context)
-            }
+        // (`textureSize`): enlarging a drawn view blurred it.
+        var view = DollyView(size)
+        if frame == .crop {
+            (geometry, view) = try travelWithinCrop(geometry, depth: depth, context: context)
+        } else if mirrored {
+            view = try cropRect(geometry, depth: depth, reach: geometry.margins(edges: depth), context: context)
         }
+        let margins = extended ? geometry.margins(edges: depth) : (x: 0, y: 0)
         let skirt: Float? = frame == .stretch ? Float(max(size.width, size.height)) : nil
         let tears: Float? = uncovered == .stretch ? nil : Float(tear)
         var mesh = geometry.mesh(depth: depth, skirt: skirt, margins: margins, mirrored: mirrored, tears: tears)
@@ -188,7 +187,7 @@ public struct DollyZoom: Filter {
         let fills = uncovered == .fill || extended
         // Filling needs the depth of what was drawn: the z-buffer's, as one more channel.
         let picture = MeshRasterizer.draw(mesh.textureScaled(by: fineness), source: image, size: size, clampTexture: image.region,
-                                          depthOffset: fills ? t : nil, context: context)
+                                          depthOffset: fills ? geometry.t : nil, context: context)
         let drawn = picture.depth.map { depth in
             MeshRasterizer.Result(buffer: DollyFill.withDepth(picture.result.buffer, PixelBuffer(region: PixelRect(size), channels: 1, samples: depth)),
                                   covered: picture.result.covered)
@@ -217,10 +216,33 @@ public struct DollyZoom: Filter {
         return result.cropped(to: request.region)
     }
 
-    /// How much a crop may enlarge the view before the photo is continued by its mirror image instead: moving in
-    /// by 0.35 enlarges the far background by up to 1/(1 − 0.35) ≈ 1.54; pulling back from a near subject,
-    /// 2–2.4 on the shared selfie, dahlias and hut (a view of the middle of the photo).
+    /// How much a crop may enlarge the view: moving in by 0.35 enlarges the far background by up to
+    /// 1/(1 − 0.35) ≈ 1.54. Past it the camera travels only as far as a crop this large allows
+    /// (`travelWithinCrop`): pulling back by 0.2 from the shared selfie, dahlias and hut would enlarge 2–2.4
+    /// times (a blurred view of the middle of the photo), and continuing the photo past its edges instead
+    /// showed mirrored copies of the sweater and the leaves the frame cuts.
     public static let largestCrop = 1.6
+
+    /// The travel and its crop: the whole travel when its crop enlarges at most `largestCrop` times, else the
+    /// longest share of it whose crop does (bisected on the coarse pass that places the crop). A camera cannot
+    /// show what the photo never saw, so it stops where the photo's edges come into view rather than invent
+    /// them.
+    private func travelWithinCrop(_ geometry: DollyGeometry, depth: PixelBuffer, context: RenderContext) throws -> (DollyGeometry, DollyView) {
+        let whole = try cropRect(geometry, depth: depth, reach: nil, context: context)
+        guard whole.enlargement(of: geometry.size) > Self.largestCrop else { return (geometry, whole) }
+        var best = (geometry.travelled(0), DollyView(geometry.size))
+        var low: Float = 0, high: Float = 1
+        for _ in 0..<Self.travelBisections {
+            let share = (low + high) / 2
+            let moved = geometry.travelled(share)
+            let view = try cropRect(moved, depth: depth, reach: nil, context: context)
+            if view.enlargement(of: geometry.size) > Self.largestCrop { high = share } else { low = share; best = (moved, view) }
+        }
+        return best
+    }
+
+    /// Halvings of the travel: 7 find it within 1/128 of the asked travel (a slider's step at ±0.9 is 1/90).
+    static let travelBisections = 7
 
     /// The part of the frame the view shows: the largest rectangle of the frame's shape that the photo (with
     /// a `reach`, and its mirrored continuation that far) covers, gaps bridged: it keeps clear of what lies
