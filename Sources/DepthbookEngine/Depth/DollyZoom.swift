@@ -177,7 +177,8 @@ public struct DollyZoom: Filter {
         } else if mirrored {
             view = try cropRect(geometry, depth: depth, reach: geometry.margins(edges: depth), context: context)
         }
-        let margins = extended ? geometry.margins(edges: depth) : (x: 0, y: 0)
+        // Only the mirrored continuation reaches past the photo's edges.
+        let margins = mirrored ? geometry.margins(edges: depth) : (x: 0, y: 0)
         let skirt: Float? = frame == .stretch ? Float(max(size.width, size.height)) : nil
         let tears: Float? = uncovered == .stretch ? nil : Float(tear)
         var mesh = geometry.mesh(depth: depth, skirt: skirt, margins: margins, mirrored: mirrored, tears: tears)
