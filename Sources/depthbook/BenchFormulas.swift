@@ -35,7 +35,7 @@ extension BenchCommand {
             return
         }
         let photo = try PhotoReader.read(contentsOf: realPath)
-        let notebook = try NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: Data(contentsOf: URL(fileURLWithPath: formulaNotebook)))).notebook
+        let notebook = try NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: Data(contentsOf: URL(fileURLWithPath: formulaNotebook))))
         let renderer = NotebookRenderer(photo: photo, cacheBytes: 1 << 30)
         let full = PixelSize(width: photo.width, height: photo.height)
         // "real" is the photo's own size here, as "full" is: each size once.

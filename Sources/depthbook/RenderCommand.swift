@@ -52,7 +52,8 @@ struct RenderCommand: ParsableCommand {
         // Which cell was being rendered, so a failure names it (a render over many photos and cells is a sweep).
         var rendering: String?
         do {
-            let document = try loadNotebook()
+            let checked = try loadNotebook()
+            let document = checked.notebook
             let picture = personMatte.applied(to: try loadPhoto(document), command: "render")
             guard let cellID = cell ?? document.cells.last(where: { $0.kind.rendersImage })?.id else {
                 throw EffectError.badRequest("the notebook has no cell to render")
@@ -60,7 +61,7 @@ struct RenderCommand: ParsableCommand {
             rendering = "\(document.name)/\(cellID)"
             let renderer = NotebookRenderer(photo: picture, uploads: try uploadFolder())
             let start = Date()
-            let rendered = try renderer.render(notebook: document, cell: cellID,
+            let rendered = try renderer.render(notebook: checked, cell: cellID,
                                                request: CellRenderRequest(width: width ?? picture.width))
             let elapsed = Date().timeIntervalSince(start)
             let jpeg = try JPEGEncoder.encode(rendered.image, quality: quality, threads: RenderContext.defaultThreads)
@@ -87,7 +88,7 @@ struct RenderCommand: ParsableCommand {
         return StoredUploads(store: try UploadStore(directory: folder))
     }
 
-    private func loadNotebook() throws -> Notebook {
+    private func loadNotebook() throws -> CheckedNotebook {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: notebook)) } catch {
             throw EffectError.badRequest("cannot read the notebook \(notebook)")
@@ -98,7 +99,7 @@ struct RenderCommand: ParsableCommand {
         } catch {
             throw EffectError.badRequest("\(notebook) is not a notebook: \(error)")
         }
-        return try NotebookValidator().check(document).notebook
+        return try NotebookValidator().check(document)
     }
 
     private func loadPhoto(_ document: Notebook) throws -> Photo {

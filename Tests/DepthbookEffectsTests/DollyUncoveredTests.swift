@@ -35,7 +35,7 @@ struct DollyUncoveredTests {
         // Beside it: the same camera without the plate (push-pull, then texture from around each gap).
         let evaluator = Evaluator()
         let context = EffectContext(photo: photo, photoID: "test", evaluator: evaluator, statistics: StatisticsCache(), uploads: nil)
-        var builder = RecipeBuilder(notebook: notebook, context: context)
+        var builder = RecipeBuilder(notebook: try NotebookValidator().check(notebook), context: context)
         let zoom = try builder.build("out-framed").node
         #expect(zoom.inputs.count == 4, "the zoom reads the background plate")
         let pushPulled = try evaluator.render(try Node(zoom.filter, Array(zoom.inputs.prefix(2))),

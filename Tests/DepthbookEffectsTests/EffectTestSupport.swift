@@ -23,7 +23,7 @@ enum EffectTestSupport {
     static func floats(_ photo: Photo, _ notebook: Notebook, _ cell: String, width: Int) throws -> PixelBuffer {
         let evaluator = Evaluator()
         let context = EffectContext(photo: photo, photoID: "test", evaluator: evaluator, statistics: StatisticsCache(), uploads: nil)
-        var builder = RecipeBuilder(notebook: notebook, context: context)
+        var builder = RecipeBuilder(notebook: try NotebookValidator().check(notebook), context: context)
         let node = try builder.build(cell).node
         let height = Int((Double(width) * Double(photo.height) / Double(photo.width)).rounded())
         return try evaluator.render(node, RenderTarget(size: PixelSize(width: width, height: height)))

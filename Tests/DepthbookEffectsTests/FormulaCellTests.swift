@@ -168,7 +168,7 @@ struct FormulaCellTests {
         var nb = try #require(try S.bundledNotebooks().first { $0.name == "formulas" })
         func keys(_ notebook: Notebook) throws -> [String: NodeKey] {
             let context = EffectContext(photo: photo, photoID: "p", evaluator: Evaluator(), statistics: StatisticsCache(), uploads: nil)
-            var builder = RecipeBuilder(notebook: notebook, context: context)
+            var builder = RecipeBuilder(notebook: try NotebookValidator().check(notebook), context: context)
             var keys = [String: NodeKey]()
             for id in ["mask", "foreground", "darker", "dark", "noirFormula"] { keys[id] = try builder.build(id).node.key }
             return keys

@@ -6,8 +6,8 @@ import Testing
 /// accepts, so a request the decoder lets through is never refused later by the engine's own check.
 struct LimitsWithinTheEngineTests {
     @Test func loopFramesTheStudioAllowsTheEngineRenders() {
-        let studio = Limits.studio.exportFrames, engine = WiggleFrames.counts
-        #expect(engine.contains(studio.lowerBound) && engine.contains(studio.upperBound),
-                "export frames \(studio) lie within the engine's \(engine)")
+        let studio = Limits.studio.exportFrames
+        #expect(studio.lowerBound >= WiggleFrames.fewestFrames,
+                "export frames \(studio) start at or above the engine's fewest, \(WiggleFrames.fewestFrames)")
     }
 }

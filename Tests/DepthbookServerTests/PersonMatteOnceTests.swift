@@ -25,7 +25,7 @@ struct PersonMatteOnceTests {
         let improved = DispatchSemaphore(value: 0)
         photos.whenImproved { _ in improved.signal() }
         let id = try backend.uploadStore!.store(try SharedPhotos.bytes("spite-lensblur-extractor__table.jpg"), fileExtension: "jpg")
-        let notebook = try JSONDecoder().decode(Notebook.self, from: Data(Self.notebook.utf8))
+        let notebook = try NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: Data(Self.notebook.utf8)))
 
         // Opened before its matte exists: its subject comes from depth, and its facts say the matte is coming.
         let first = try photos.photo(.upload(id))
@@ -67,7 +67,7 @@ struct PersonMatteOnceTests {
         let portrait = try PhotoReader.read(data: try SharedPhotos.bytes("fidmaa-portrait-analyser__jpeg_depth_data.jpg"))
         let plain = try JPEGEncoder.encode(portrait.image, quality: 90)
         let id = try backend.uploadStore!.store(plain, fileExtension: "jpg")
-        let notebook = try JSONDecoder().decode(Notebook.self, from: Data(Self.notebook.utf8))
+        let notebook = try NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: Data(Self.notebook.utf8)))
 
         let first = try backend.loadPhoto(.upload(id))
         #expect(first.awaitsPersonMatte && first.photo.depth == nil)

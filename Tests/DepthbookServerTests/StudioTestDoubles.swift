@@ -87,20 +87,20 @@ final class FakeRenderer: PhotoRenderer {
     let gate: Gate
     init(gate: Gate) { self.gate = gate }
 
-    func render(notebook: Notebook, cell: String, target: CellRenderRequest, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
+    func render(notebook: CheckedNotebook, cell: String, target: CellRenderRequest, isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
         gate.pass()
         gate.rendered.withLock { $0.append((cell, target.width)) }
-        guard let found = notebook.cell(cell) else { throw ProtocolError.notFound("no cell \(cell)") }
+        guard let found = notebook.notebook.cell(cell) else { throw ProtocolError.notFound("no cell \(cell)") }
         let percentile = found.params?["percentile"]?.number.map { String(Int($0)) } ?? "-"
         let width = target.region?.width ?? target.width
         return RenderedFrame(jpeg: Array("\(cell):\(percentile)".utf8), width: width, height: width / 2, cacheHits: 1, cacheMisses: 2)
     }
 
-    func histogram(notebook: Notebook, reference: String, bins: Int, isCancelled: @escaping @Sendable () -> Bool) throws -> HistogramReply {
+    func histogram(notebook: CheckedNotebook, reference: String, bins: Int, isCancelled: @escaping @Sendable () -> Bool) throws -> HistogramReply {
         HistogramReply(bins: Array(repeating: 1, count: bins), min: 0, max: 1, marker: nil, holes: 0)
     }
 
-    func export(notebook: Notebook, export: StudioRequest.Export, progress: @escaping @Sendable (Double) -> Void,
+    func export(notebook: CheckedNotebook, export: StudioRequest.Export, progress: @escaping @Sendable (Double) -> Void,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedFile {
         progress(0.5)
         return ExportedFile(bytes: Array("export of \(export.cell)".utf8), fileExtension: export.format == .png ? "png" : "jpg")

@@ -63,6 +63,8 @@ public struct Formula: Sendable, Equatable {
     public let references: [String]
     /// `.image` or `.plane` (a mask); nil when it reads a cell whose output is known only once it renders.
     public let output: EffectInput.Kind?
+    /// The line as the parser left it: what a render compiles, so the line is parsed once, when it is checked.
+    let parsed: ParsedFormula
 
     /// Parses `text` as the formula of a cell of `notebook`: names must be planes or cells above `cell` (every cell
     /// of the notebook when `cell` is nil or not in it: a cell about to be added at the end). Throws the first
@@ -76,7 +78,7 @@ public struct Formula: Sendable, Equatable {
         let parsed = try FormulaParser.parsed(text)
         let type = try FormulaTypeCheck.check(parsed, in: scope)
         let output: EffectInput.Kind? = type.channels == .three ? .image : type.channels == .one ? .plane : nil
-        return Formula(text: text, sliders: parsed.sliders, references: parsed.references, output: output)
+        return Formula(text: text, sliders: parsed.sliders, references: parsed.references, output: output, parsed: parsed)
     }
 
     /// The same as `parse`, as a value for the page: the sliders, or the error and its position.

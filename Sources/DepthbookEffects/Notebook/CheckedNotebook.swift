@@ -101,6 +101,15 @@ public struct CheckedNotebook: Sendable, Equatable {
         return CheckedNotebook(notebook: changed, keeping: self)
     }
 
+    /// A loop's frame: `cell`'s loop parameter `name` at `phase` (0 ≤ phase < 1, inside every loop parameter's
+    /// range, so there is nothing to check). A frame is not an edit: no link moves other cells with it.
+    func looping(_ cell: String, _ name: String, phase: Double) -> CheckedNotebook {
+        guard let index = notebook.cells.firstIndex(where: { $0.id == cell }) else { return self }
+        var changed = notebook
+        changed.cells[index].params = (changed.cells[index].params ?? [:]).merging([name: .number(phase)]) { $1 }
+        return CheckedNotebook(notebook: changed, keeping: self)
+    }
+
     /// The other cells whose values a change to `names` of `cell` moves through links, in notebook order.
     public func cellsLinked(to cell: String, names: some Sequence<String>) -> [String] {
         let linked = Set(membersLinked(to: cell, names: names).map(\.cell))

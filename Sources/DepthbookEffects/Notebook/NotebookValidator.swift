@@ -53,6 +53,7 @@ public struct NotebookValidator: Sendable {
                     throw NotebookError.invalid("cell \"\(cell.id)\" refers to \"\(reference)\", which is not a photo plane or a cell above it")
                 }
             }
+            if cell.kind == .step { try checkInputs(of: cell, scope: scope) }
             let own = 1 + (references.map { depth[PhotoReferences.head($0)] ?? 0 }.max() ?? 0)
             guard own <= limits.maxChainDepth else {
                 throw NotebookError.invalid("cell \"\(cell.id)\" ends a chain of \(own) cells, each reading the one before; "
@@ -89,6 +90,35 @@ public struct NotebookValidator: Sendable {
         for (name, value) in cell.params ?? [:] {
             if case .choice(let text) = value, text.utf8.count > limits.maxValueLength {
                 throw NotebookError.invalid("parameter \"\(name)\" of cell \"\(cell.id)\" is longer than \(limits.maxValueLength) bytes")
+            }
+        }
+    }
+
+    /// A step's inputs against its effect's slots: each slot it names is one the effect has, and each gets the kind
+    /// it takes (an image or a plane) wherever the notebook tells the kind (a photo plane, a cell above with a known
+    /// effect or a typed formula). A slot left unconnected is a cell still being made (the page adds a step before
+    /// there is anything of the kind to wire it to): its cell says so when it renders, as a cell of an effect the
+    /// catalog does not know does.
+    private func checkInputs(of cell: Cell, scope: FormulaScope) throws {
+        guard let effect = cell.effect.flatMap(EffectCatalog.effect) else { return }
+        let d = effect.description, given = cell.inputs ?? [:]
+        func refused(_ message: String) -> NotebookError {
+            .invalid("cell \"\(cell.id)\": \(EffectError.badInput(effect: d.id, message: message))")
+        }
+        for slot in given.keys.sorted() where !d.inputs.contains(where: { $0.name == slot }) {
+            throw refused("has no input \"\(slot)\" (inputs: \(d.inputs.map(\.name).joined(separator: ", ")))")
+        }
+        for input in d.inputs {
+            guard let reference = given[input.name] else { continue }
+            let kind: EffectInput.Kind
+            switch scope.output(ofReference: reference) {
+            case .image: kind = .image
+            case .plane: kind = .plane
+            case .nothing(let other): throw refused("input \"\(input.name)\" reads \"\(reference)\", a \(other) cell, which has no image")
+            case .unknown: continue
+            }
+            guard kind == input.kind else {
+                throw refused("input \"\(input.name)\" needs \(input.kind == .image ? "an image" : "a plane (depth, matte or mask)"), but \"\(reference)\" is \(kind == .image ? "an image" : "a plane")")
             }
         }
     }

@@ -21,7 +21,7 @@ extension NotebookRenderer {
     /// matte are rebuilt through the same recipe (`PlaneFollower`) at their own resolution; what a backdrop or
     /// the frame's outside shows gets the farthest disparity and an empty matte. Faces and the calibration
     /// describe the original geometry, so they are left out then.
-    public func exportedPhoto(notebook: Notebook, cell: String,
+    public func exportedPhoto(notebook: CheckedNotebook, cell: String,
                               isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ExportedPhoto {
         var exported = try exportedPlanes(notebook: notebook, cell: cell, isCancelled: isCancelled)
         if exported.photo.depth?.estimate != nil {
@@ -32,7 +32,7 @@ extension NotebookRenderer {
     }
 
     /// The exported photo with every plane the recipe could carry, the estimated depth included.
-    private func exportedPlanes(notebook: Notebook, cell: String,
+    private func exportedPlanes(notebook: CheckedNotebook, cell: String,
                                 isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedPhoto {
         let rendered = try render(notebook: notebook, cell: cell, request: CellRenderRequest(width: photo.width),
                                   isCancelled: isCancelled)

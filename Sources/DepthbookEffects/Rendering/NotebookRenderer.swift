@@ -37,7 +37,7 @@ public final class NotebookRenderer: Sendable {
     /// `cache` is a loop's (`loopCache()`), replacing the photo's own for this render: a loop's frames keep their
     /// intermediates apart, so a long export neither fills the shared cache nor evicts what the previews use,
     /// and the frame itself is not kept (it never comes back).
-    public func render(notebook: Notebook, cell: String, request: CellRenderRequest,
+    public func render(notebook: CheckedNotebook, cell: String, request: CellRenderRequest,
                        isCancelled: @escaping @Sendable () -> Bool = { false }, cache: RenderCache? = nil) throws -> RenderedCell {
         let target = try target(for: request)
         let evaluator = Evaluator(context: RenderContext(cache: cache ?? self.cache, isCancelled: isCancelled),
@@ -57,10 +57,10 @@ public final class NotebookRenderer: Sendable {
 
     /// The engine recipe `render` evaluates for `cell` (its display node), built the same way: for tools that
     /// time the engine on a notebook's cells (`depthbook bench --pipelines F1,F2,F3`).
-    public func recipe(notebook: Notebook, cell: String) throws -> Node {
+    public func recipe(notebook: CheckedNotebook, cell: String) throws -> Node {
         let evaluator = Evaluator(context: RenderContext(cache: cache))
         do {
-            var builder = try RecipeBuilder(notebook: notebook, context: context(evaluator))
+            var builder = RecipeBuilder(notebook: notebook, context: context(evaluator))
             return try displayNode(try builder.build(cell), evaluator).0
         } catch let error as RenderError {
             throw EffectError(error)
@@ -71,7 +71,7 @@ public final class NotebookRenderer: Sendable {
     /// parameter at k/count so the loop closes, as `WiggleLoop` does for the command line. Rendering the cell
     /// itself (not the photo) keeps its inputs and parameters, and the cache shares everything but the last
     /// stage between frames. `frameDone(k)` is called after frame k (0-based), for progress.
-    public func frames(notebook: Notebook, cell: String, width: Int, count: Int,
+    public func frames(notebook: CheckedNotebook, cell: String, width: Int, count: Int,
                        isCancelled: @escaping @Sendable () -> Bool = { false },
                        frameDone: (Int) -> Void = { _ in }) throws -> [RGBImage8] {
         var images = [RGBImage8]()
@@ -83,7 +83,7 @@ public final class NotebookRenderer: Sendable {
     }
 
     /// The loop's frames one at a time, each handed to `body` and then let go.
-    public func forEachFrame(notebook: Notebook, cell: String, width: Int, count: Int,
+    public func forEachFrame(notebook: CheckedNotebook, cell: String, width: Int, count: Int,
                              isCancelled: @escaping @Sendable () -> Bool = { false },
                              _ body: (Int, RGBImage8) throws -> Void) throws {
         let cache = Self.loopCache()
@@ -99,24 +99,22 @@ public final class NotebookRenderer: Sendable {
 
     /// Frame `index` of the `count` frames of an animated cell's loop (its loop parameter at index / count),
     /// so a long loop at a large width can be made and used one frame at a time.
-    public func loopFrame(notebook: Notebook, cell: String, width: Int, count: Int, index frame: Int,
+    public func loopFrame(notebook: CheckedNotebook, cell: String, width: Int, count: Int, index frame: Int,
                           isCancelled: @escaping @Sendable () -> Bool = { false }, cache: RenderCache? = nil) throws -> RGBImage8 {
         let frames = Limits.studio.exportFrames
         guard frames.contains(count) else { throw EffectError.badRequest("the loop needs \(frames) frames, not \(count)") }
-        guard let index = notebook.cells.firstIndex(where: { $0.id == cell }) else { throw EffectError.unknownCell(cell) }
-        let step = notebook.cells[index]
+        guard let step = notebook.notebook.cell(cell) else { throw EffectError.unknownCell(cell) }
         guard step.kind == .step, let id = step.effect, let effect = EffectCatalog.effect(id),
               let loop = effect.description.loopParameter else { throw EffectError.notAnimated(cell) }
         if isCancelled() { throw EffectError.cancelled }
-        var looped = notebook
-        looped.cells[index].params = (step.params ?? [:]).merging([loop: .number(Double(frame) / Double(count))]) { $1 }
+        let looped = notebook.looping(cell, loop, phase: Double(frame) / Double(count))
         return try render(notebook: looped, cell: cell, request: CellRenderRequest(width: width), isCancelled: isCancelled,
                           cache: cache).image
     }
 
     /// The histogram of a cell or plane as `EffectContext.measured` renders it (native, at most 1600 px wide). For a step that cuts at a threshold it is the
     /// histogram of what was cut (its plane input), with the cut as the marker.
-    public func histogram(notebook: Notebook, reference: String, bins: Int,
+    public func histogram(notebook: CheckedNotebook, reference: String, bins: Int,
                           isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> CellHistogram {
         let allowed = Limits.studio.histogramBins
         guard allowed.contains(bins) else { throw EffectError.badRequest("bins must be \(allowed), got \(bins)") }
@@ -126,7 +124,7 @@ public final class NotebookRenderer: Sendable {
             var builder = RecipeBuilder(notebook: notebook, context: context)
             let built = try builder.build(reference)
             var source = built.node
-            if built.marker != nil, let cell = notebook.cell(reference), cell.kind == .step {
+            if built.marker != nil, let cell = notebook.notebook.cell(reference), cell.kind == .step {
                 let (effect, inputs) = try builder.stepInputs(cell)
                 if let slot = effect.description.inputs.first(where: { $0.kind == .plane }), let input = inputs.optional(slot.name) {
                     source = input.node

@@ -2,20 +2,13 @@ import DepthbookDocument
 import DepthbookEngine
 
 extension RecipeBuilder {
-    /// A formula cell as one engine node: its line parsed (kept by text between renders), its names bound to the
-    /// planes and cells they read, its sliders' values folded in as constants, compiled into a `FormulaFilter`
-    /// whose inputs are those nodes. Planes read as their view cells show them: depth and disparity normalised to
-    /// 0…1 over the photo's range (holes far), mattes and masks as they are.
+    /// A formula cell as one engine node: its line as the validator parsed it, its names bound to the planes and
+    /// cells they read, its sliders' values folded in as constants, compiled into a `FormulaFilter` whose inputs
+    /// are those nodes. Planes read as their view cells show them: depth and disparity normalised to 0…1 over the
+    /// photo's range (holes far), mattes and masks as they are.
     mutating func formula(_ cell: Cell) throws -> BuiltNode {
         func failed(_ error: FormulaError) -> EffectError { .badFormula(cell: cell.id, error) }
-        let parsed: ParsedFormula
-        do {
-            parsed = try FormulaParser.parsed(cell.formula ?? "")
-            let position = notebook.cells.firstIndex { $0.id == cell.id } ?? notebook.cells.count
-            _ = try FormulaTypeCheck.nameTypes(parsed, in: FormulaScope(notebook, before: position))
-        } catch {
-            throw failed(error)
-        }
+        guard let parsed = checked.formulas[cell.id]?.parsed else { throw EffectError.notRenderable(cell.id) }
         let sliders = sliderValues(parsed, cell)
         var inputs = [Node]()
         var bindings = [FormulaCompiler.Binding]()
@@ -42,6 +35,7 @@ extension RecipeBuilder {
         }
         var program: FormulaProgram
         do {
+            // The names' kinds as built: a cell whose kind the validator could not tell is typed here.
             _ = try FormulaTypeCheck.check(parsed, names: types)
             program = try FormulaCompiler.compile(parsed, bindings: bindings, inputKinds: inputs.map(\.kind), sliders: sliders)
         } catch {

@@ -5,17 +5,21 @@ import DepthbookEngine
 /// Each cell is built once per call, so a cell read by several later ones is one shared node (and one
 /// cache entry).
 struct RecipeBuilder {
-    let notebook: Notebook
+    /// Checked when it came in (`NotebookValidator`): references, step inputs, parameters and formulas. What is
+    /// left to find out here is what only the photo tells (a plane it lacks) and the kind of a cell whose kind
+    /// shows only once it is built.
+    let checked: CheckedNotebook
     let context: EffectContext
     private var built: [String: BuiltNode] = [:]
     /// What the page should tell the user about how this photo was handled (a matte stood in for, ...).
     private(set) var notes: Set<String> = []
 
-    /// `notebook` was checked (`NotebookValidator`, run when it arrived): nothing is checked again here.
-    init(notebook: Notebook, context: EffectContext) {
-        self.notebook = notebook
+    init(notebook: CheckedNotebook, context: EffectContext) {
+        self.checked = notebook
         self.context = context
     }
+
+    var notebook: Notebook { checked.notebook }
 
     /// A plane reference (`photo.skin`) or a cell id.
     mutating func build(_ reference: String) throws -> BuiltNode {
@@ -41,15 +45,10 @@ struct RecipeBuilder {
         }
         let d = effect.description
         let given = cell.inputs ?? [:]
-        for slot in given.keys.sorted() where !d.inputs.contains(where: { $0.name == slot }) {
-            throw EffectError.badInput(effect: d.id, message: "has no input \"\(slot)\" (inputs: \(d.inputs.map(\.name).joined(separator: ", ")))")
-        }
         var slots = [String: BuiltNode]()
+        // The validator saw every slot named; one left unconnected is reported by the effect that needs it.
         for input in d.inputs {
-            guard let reference = given[input.name] else {
-                if input.optional { continue }
-                throw EffectError.badInput(effect: d.id, message: "input \"\(input.name)\" is not connected")
-            }
+            guard let reference = given[input.name] else { continue }
             let node: BuiltNode
             do {
                 node = try build(reference)
@@ -58,6 +57,8 @@ struct RecipeBuilder {
                 notes.insert("This photo has no \(plane); cells that can do without it render without it.")
                 continue
             }
+            // The validator checked the kind wherever the notebook tells it; a formula reading a cell whose kind
+            // shows only once built is known here first.
             let kind: EffectInput.Kind = node.node.kind == .image ? .image : .plane
             guard kind == input.kind else {
                 throw EffectError.badInput(effect: d.id, message: "input \"\(input.name)\" needs \(input.kind == .image ? "an image" : "a plane (depth, matte or mask)"), but \"\(reference)\" is \(kind == .image ? "an image" : "a plane")")

@@ -98,16 +98,16 @@ public enum WiggleFrames {
         }
     }
 
-    /// The frames a loop may have: the engine's own bound, which the studio's and the command line's (`Limits`)
-    /// lie within.
-    public static let counts = 2...120
+    /// The fewest frames that make a loop. How many a loop may have at most is the caller's bound (the studio's
+    /// and the command line's `Limits.exportFrames`): the engine only needs a start and a way back.
+    public static let fewestFrames = 2
 
     /// One node per frame: `ParallaxShift` of `image` by `disparity`, in loop order.
     public static func nodes(image: Node, disparity: Node, count: Int, amplitude: Double, vertical: Double,
                              focus: Double, low: Double, high: Double, step: Int = 2) throws -> [Node] {
-        guard counts.contains(count) else {
+        guard count >= fewestFrames else {
             throw RenderError.badParameter(filter: ParallaxShift.info.name, name: "frames",
-                                           message: "\(count) is outside \(counts.lowerBound)...\(counts.upperBound)")
+                                           message: "a loop needs at least \(fewestFrames) frames, not \(count)")
         }
         return try offsets(count: count, amplitude: amplitude, vertical: vertical).map { o in
             try Node(ParallaxShift(dx: o.dx, dy: o.dy, focus: focus, low: low, high: high, step: step), [image, disparity])

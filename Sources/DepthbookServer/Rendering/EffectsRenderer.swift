@@ -23,7 +23,7 @@ final class EffectsRenderer: PhotoRenderer {
         notebookRenderer = NotebookRenderer(photo: photo, cacheBytes: cacheBytes, cacheBudget: cacheBudget, uploads: uploads)
     }
 
-    func render(notebook: Notebook, cell: String, target: CellRenderRequest,
+    func render(notebook: CheckedNotebook, cell: String, target: CellRenderRequest,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame {
         let rendered = try whileMatteComes { try notebookRenderer.render(notebook: notebook, cell: cell, request: target, isCancelled: isCancelled) }
         let jpeg = try JPEGEncoder.encode(rendered.pixels, quality: Self.previewQuality, threads: RenderContext.defaultThreads)
@@ -34,12 +34,12 @@ final class EffectsRenderer: PhotoRenderer {
         return frame
     }
 
-    func prepare(notebook: Notebook, cell: String, target: CellRenderRequest,
+    func prepare(notebook: CheckedNotebook, cell: String, target: CellRenderRequest,
                  isCancelled: @escaping @Sendable () -> Bool) throws {
         _ = try whileMatteComes { try notebookRenderer.render(notebook: notebook, cell: cell, request: target, isCancelled: isCancelled) }
     }
 
-    func histogram(notebook: Notebook, reference: String, bins: Int,
+    func histogram(notebook: CheckedNotebook, reference: String, bins: Int,
                    isCancelled: @escaping @Sendable () -> Bool) throws -> HistogramReply {
         try whileMatteComes { HistogramResult(try notebookRenderer.histogram(notebook: notebook, reference: reference, bins: bins, isCancelled: isCancelled)) }
     }
@@ -57,7 +57,7 @@ final class EffectsRenderer: PhotoRenderer {
         }
     }
 
-    func export(notebook: Notebook, export: StudioRequest.Export,
+    func export(notebook: CheckedNotebook, export: StudioRequest.Export,
                 progress: @escaping @Sendable (Double) -> Void,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedFile {
         let cell = export.cell, format = export.format
@@ -76,7 +76,7 @@ final class EffectsRenderer: PhotoRenderer {
         // and its recipe.
         let exported = try whileMatteComes { try notebookRenderer.exportedPhoto(notebook: notebook, cell: cell, isCancelled: isCancelled) }
         progress(0.7)
-        let bytes = try PhotoWriter.jpegWithDepth(exported.photo, quality: 92, extraXMP: try RecipeXMP.packet(notebook: notebook, cell: cell))
+        let bytes = try PhotoWriter.jpegWithDepth(exported.photo, quality: 92, extraXMP: try RecipeXMP.packet(notebook: notebook.notebook, cell: cell))
         return ExportedFile(bytes: bytes, fileExtension: "jpg")
     }
 
@@ -88,7 +88,7 @@ final class EffectsRenderer: PhotoRenderer {
     /// An animated cell's loop as a looping GIF or an H.264 MP4 at the same pace; rendering the frames is
     /// most of the work, so each one reports progress (to 0.9) and encoding the rest. A still cell is refused
     /// (`EffectError.notAnimated`).
-    private func loop(notebook: Notebook, export: StudioRequest.Export,
+    private func loop(notebook: CheckedNotebook, export: StudioRequest.Export,
                       progress: @escaping @Sendable (Double) -> Void,
                       isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedFile {
         let count = export.frameCount

@@ -80,23 +80,23 @@ extension StudioBackend {
 }
 
 public protocol PhotoRenderer: AnyObject, Sendable {
-    func render(notebook: Notebook, cell: String, target: CellRenderRequest,
+    func render(notebook: CheckedNotebook, cell: String, target: CellRenderRequest,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> RenderedFrame
-    func histogram(notebook: Notebook, reference: String, bins: Int,
+    func histogram(notebook: CheckedNotebook, reference: String, bins: Int,
                    isCancelled: @escaping @Sendable () -> Bool) throws -> HistogramReply
     /// `export` names the cell and format (and, for GIF, the frame count and width).
     /// `isCancelled` is polled between frames and stages: an export nobody waits for stops.
-    func export(notebook: Notebook, export: StudioRequest.Export,
+    func export(notebook: CheckedNotebook, export: StudioRequest.Export,
                 progress: @escaping @Sendable (Double) -> Void,
                 isCancelled: @escaping @Sendable () -> Bool) throws -> ExportedFile
     /// Renders a cell for what it leaves in the caches, not for a frame: no JPEG is made.
-    func prepare(notebook: Notebook, cell: String, target: CellRenderRequest,
+    func prepare(notebook: CheckedNotebook, cell: String, target: CellRenderRequest,
                  isCancelled: @escaping @Sendable () -> Bool) throws
 }
 
 extension PhotoRenderer {
     /// A renderer without caches of its own to fill prepares by rendering.
-    public func prepare(notebook: Notebook, cell: String, target: CellRenderRequest,
+    public func prepare(notebook: CheckedNotebook, cell: String, target: CellRenderRequest,
                         isCancelled: @escaping @Sendable () -> Bool) throws {
         _ = try render(notebook: notebook, cell: cell, target: target, isCancelled: isCancelled)
     }

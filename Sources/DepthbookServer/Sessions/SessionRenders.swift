@@ -56,9 +56,9 @@ extension Session {
 
     private func start(_ job: RenderJob) {
         let flag = CancelFlag()
-        let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
+        let snapshot: (CheckedNotebook, PhotoReference)? = state.withLock { s in
             s.cancelFlags[job.ticket] = flag
-            guard let notebook = s.notebook?.notebook, let photo = s.photo else { return nil }
+            guard let notebook = s.notebook, let photo = s.photo else { return nil }
             return (notebook, photo.reference)
         }
         pool.submit(owner: owner, priority: job.isHeavy ? .long : .frame) { [self] in
@@ -164,7 +164,7 @@ extension Session {
     /// job runs, so a coalesced answer reflects the newest change. `work` is handed the job's cancellation
     /// check: once every page has left the session (or it closed), the job stops at its next check.
     func withRenderer<T: Sendable>(priority: RenderPool.Priority = .background, for use: PhotoUse = .full,
-                                   _ work: @escaping @Sendable (Notebook, any PhotoRenderer, @escaping @Sendable () -> Bool) throws -> T,
+                                   _ work: @escaping @Sendable (CheckedNotebook, any PhotoRenderer, @escaping @Sendable () -> Bool) throws -> T,
                                    waiting: (@Sendable (RenderPool.Wait) -> Void)? = nil,
                                    completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
         guard state.withLock({ $0.notebook != nil && $0.photo != nil }) else {
@@ -180,8 +180,8 @@ extension Session {
                 completion(.failure(ProtocolError(.badRequest, "cancelled: every page of the session left before it ran")))
                 return
             }
-            let snapshot: (Notebook, PhotoReference)? = state.withLock { s in
-                guard let notebook = s.notebook?.notebook, let photo = s.photo else { return nil }
+            let snapshot: (CheckedNotebook, PhotoReference)? = state.withLock { s in
+                guard let notebook = s.notebook, let photo = s.photo else { return nil }
                 return (notebook, photo.reference)
             }
             guard let (notebook, reference) = snapshot else {

@@ -33,13 +33,13 @@ extension Studio {
             }
         }
         session.withRenderer(priority: .long, { notebook, renderer, abandoned in
-            guard notebook.cell(export.cell) != nil else { throw ProtocolError.notFound("no cell \"\(export.cell)\" in the notebook") }
+            guard notebook.notebook.cell(export.cell) != nil else { throw ProtocolError.notFound("no cell \"\(export.cell)\" in the notebook") }
             progress(0)
             let started = ContinuousClock.now
             defer { StudioMetrics.shared.recordRender(.export, since: started) }
             let file = try renderer.export(notebook: notebook, export: export, progress: progress,
                                            isCancelled: { connection.isClosed || abandoned() })
-            let written = try writer.write(file, notebook: notebook.name, cell: export.cell)
+            let written = try writer.write(file, notebook: notebook.notebook.name, cell: export.cell)
             progress(1)
             return written
         }, waiting: { wait in
