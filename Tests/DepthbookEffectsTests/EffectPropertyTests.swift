@@ -240,8 +240,12 @@ struct EffectPropertyTests {
         }
         #expect(throws: EffectError.self) { try NotebookValidator().check(JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(S.notebook([outside])))) }
         #expect(throws: EffectError.unknownEffect("sparkle")) { try attempt(S.step("x", "sparkle", [:])) }
-        #expect(throws: EffectError.self) { try attempt(S.step("x", "noir", ["image": "photo.disparity"])) }
-        #expect(throws: EffectError.self) { try attempt(S.step("x", "noir", [:])) }
+        // An input of the wrong kind too; one left unconnected is said by its cell when it renders.
+        let plane = S.step("x", "noir", ["image": "photo.disparity"])
+        #expect(throws: NotebookError.invalid("cell \"x\": noir: input \"image\" needs an image, but \"photo.disparity\" is a plane")) {
+            try NotebookValidator().check(S.notebook([plane]))
+        }
+        #expect(throws: EffectError.badInput(effect: "noir", message: "input \"image\" is not connected")) { try attempt(S.step("x", "noir", [:])) }
     }
 
     @Test func secondRenderComesFromTheCache() throws {

@@ -221,8 +221,9 @@ public struct RenderScheduler: Sendable {
     }
 
     /// Why `seq` may not be asked for `slot`: older than one already seen for it. The one check of sequence
-    /// numbers, made by a change before it touches the notebook and by every request for a render.
-    public func staleness(_ seq: Int, for slot: RenderSlot) -> RequestError? {
+    /// numbers when a render is asked for (`request`); a change asks for its cell's render before it touches the
+    /// notebook, so a stale change changes nothing.
+    private func staleness(_ seq: Int, for slot: RenderSlot) -> RequestError? {
         guard let newest = slots[slot]?.newestSeq, seq < newest else { return nil }
         return .stale(seq: seq, newest: newest, cell: slot.cell)
     }

@@ -142,9 +142,11 @@ public final class Session: Sendable {
         broadcast { StudioEvent.photo(.init(photo: better.facts)).message() }
     }
 
-    /// A parameter change checked and merged: the renders it needs, and the notebook as it now is.
-    func apply(_ set: StudioRequest.SetParams) throws -> (requests: [FrameRequest], notebook: CheckedNotebook?) {
-        try state.withLock { s in (try s.apply(set), s.notebook) }
+    /// A parameter change checked, merged and its renders asked for, under one lock: the renders, the notebook as it
+    /// now is, and the renders' start once the reply is on its way.
+    func apply(_ set: StudioRequest.SetParams) throws -> (requests: [FrameRequest], notebook: CheckedNotebook?, kickoff: RenderKickoff) {
+        let (applied, notebook) = try state.withLock { s in (try s.apply(set), s.notebook) }
+        return (applied.requests, notebook, RenderKickoff(session: self, actions: applied.actions))
     }
 
     /// A preview of `cell` at `width` is wanted: checked, and the width remembered for the cells below a change.

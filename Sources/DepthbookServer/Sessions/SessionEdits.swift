@@ -34,13 +34,15 @@ extension Session.State {
         if let photo { self.photo = photo }
     }
 
-    /// One step cell's parameters changed: checked against its effect, merged, and answered with the renders
-    /// it needs (the cell first, then the cells a link moved with it and every cell below that reads any of them
-    /// and has a preview), all under `set.seq`.
+    /// One step cell's parameters changed: checked against its effect, merged, and its renders asked of the
+    /// scheduler (the cell first, then the cells a link moved with it and every cell below that reads any of them
+    /// and has a preview), all under `set.seq`, in this one edit. The sequence number is checked once, by the
+    /// scheduler as the cell's own render is asked for, before the notebook changes; a cell below whose preview
+    /// a newer request already asked for is left to it. Returns the renders asked for and what the session is to
+    /// do (start them, cancel the ones they replace).
     /// While a slider moves, cells the page has scrolled away (`offscreen`) wait for the drag's last change.
-    mutating func apply(_ set: StudioRequest.SetParams) throws -> [FrameRequest] {
+    mutating func apply(_ set: StudioRequest.SetParams) throws -> (requests: [FrameRequest], actions: [RenderScheduler.Action]) {
         guard let open = notebook else { throw ProtocolError.badRequest("open a notebook first") }
-        if let stale = scheduler.staleness(set.seq, for: RenderSlot(cell: set.cell, kind: .preview)) { throw stale.protocolError }
         guard open.notebook.cell(set.cell) != nil else {
             throw ProtocolError.notFound("no cell \"\(set.cell)\" in the notebook")
         }
@@ -51,8 +53,6 @@ extension Session.State {
         } catch {
             throw ProtocolError(.badRequest, "cell \"\(set.cell)\": \(error)", cell: set.cell, parameter: error.parameterName)
         }
-        if changed.notebook != open.notebook { shared = nil }
-        notebook = changed
         let interactive = set.interactive ?? false
         var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
                                      target: .preview(width: previewWidths[set.cell] ?? Limits.studio.defaultPreviewWidth), interactive: interactive)]
@@ -66,7 +66,18 @@ extension Session.State {
             requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
                                          target: .preview(width: width), interactive: interactive))
         }
-        return requests
+        var actions: [RenderScheduler.Action]
+        do {
+            actions = try scheduler.request(requests[0])
+        } catch {
+            throw error.protocolError
+        }
+        if changed.notebook != open.notebook { shared = nil }
+        notebook = changed
+        for request in requests.dropFirst() {
+            actions += (try? scheduler.request(request)) ?? []
+        }
+        return (requests, actions)
     }
 
     /// A preview of `cell` (a cell with an image, or a photo plane) at `width`: remembered, so a change renders

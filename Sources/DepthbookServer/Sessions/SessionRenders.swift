@@ -12,8 +12,8 @@ extension Session {
     /// Renders accepted by the scheduler, started only once the request's reply is on its way (so the page
     /// always sees `{cell, seq}` before the frames that answer it).
     struct RenderKickoff: Sendable {
-        fileprivate let session: Session
-        fileprivate let actions: [RenderScheduler.Action]
+        let session: Session
+        let actions: [RenderScheduler.Action]
 
         func start() { session.perform(actions) }
     }

@@ -9,8 +9,7 @@ import Foundation
 extension Studio {
     func setParams(_ set: StudioRequest.SetParams, _ session: Session,
                    from connection: ClientConnection) throws -> (SetParamsResult, Session.RenderKickoff) {
-        let (requests, notebook) = try session.apply(set)
-        let kickoff = try session.requestRenders(requests)
+        let (requests, notebook, kickoff) = try session.apply(set)
         // Only the newest state matters to a watcher that has not been sent the previous ones yet.
         session.broadcast(only: .watch, except: connection.id, supersedes: "params") {
             StudioEvent.notebook(.init(notebook: notebook?.notebook, graph: notebook?.graph)).message()
