@@ -120,6 +120,12 @@ public struct EffectInput: Sendable, Equatable {
         self.kind = kind
         self.optional = optional
     }
+
+    /// Why `reference`, which gives `given`, cannot feed this input: the one wording, whether the validator or the
+    /// render finds it.
+    func mismatch(_ reference: String, gives given: Kind) -> String {
+        "input \"\(name)\" needs \(kind == .image ? "an image" : "a plane (depth, matte or mask)"), but \"\(reference)\" is \(given == .image ? "an image" : "a plane")"
+    }
 }
 
 /// Everything the page needs to show an effect: the `effects` request answers a list of these.

@@ -117,9 +117,7 @@ public struct NotebookValidator: Sendable {
             case .nothing(let other): throw refused("input \"\(input.name)\" reads \"\(reference)\", a \(other) cell, which has no image")
             case .unknown: continue
             }
-            guard kind == input.kind else {
-                throw refused("input \"\(input.name)\" needs \(input.kind == .image ? "an image" : "a plane (depth, matte or mask)"), but \"\(reference)\" is \(kind == .image ? "an image" : "a plane")")
-            }
+            guard kind == input.kind else { throw refused(input.mismatch(reference, gives: kind)) }
         }
     }
 

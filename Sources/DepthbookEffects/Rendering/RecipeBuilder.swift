@@ -61,7 +61,7 @@ struct RecipeBuilder {
             // shows only once built is known here first.
             let kind: EffectInput.Kind = node.node.kind == .image ? .image : .plane
             guard kind == input.kind else {
-                throw EffectError.badInput(effect: d.id, message: "input \"\(input.name)\" needs \(input.kind == .image ? "an image" : "a plane (depth, matte or mask)"), but \"\(reference)\" is \(kind == .image ? "an image" : "a plane")")
+                throw EffectError.badInput(effect: d.id, message: input.mismatch(reference, gives: kind))
             }
             slots[input.name] = node
         }
