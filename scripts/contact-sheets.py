@@ -74,10 +74,11 @@ def main() -> int:
     parser.add_argument("--width", type=int, default=480)
     parser.add_argument("--cell", help="the cell to render in each notebook (default: its last picture cell)")
     parser.add_argument("--out", type=Path, default=ROOT / "artifacts" / "contact-sheets")
-    parser.add_argument("notebooks", nargs="*", help="notebook names (default: every one in Notebooks/)")
+    parser.add_argument("notebooks", nargs="*", help="notebook names or paths (default: every one in Notebooks/)")
     args = parser.parse_args()
     binary = os.environ.get("DEPTHBOOK_BIN") or str(ROOT / ".build" / "release" / "depthbook")
-    names = args.notebooks or sorted(p.stem for p in (ROOT / "Notebooks").glob("*.json"))
+    # A name or a path (`dolly-zoom` or `Notebooks/dolly-zoom.json`): both mean the bundled notebook.
+    names = [Path(n).stem for n in args.notebooks] or sorted(p.stem for p in (ROOT / "Notebooks").glob("*.json"))
     args.out.mkdir(parents=True, exist_ok=True)
     everything = photos(args.photos)
     failures = 0

@@ -55,4 +55,37 @@ struct DollyFrameTests {
             #expect(greens.allSatisfy { $0 < 0.1 }, "row \(y) shows the band, not the wall")
         }
     }
+
+    /// A red head (a disc, depth 1) on a bust that the frame cuts at the bottom, before a blue wall (depth 3)
+    /// that keeps its size: pulling back shrinks both by 0.75, and the ring the head uncovers joins the frame's
+    /// bottom along the bust's sides. The ring is still a gap inside the photo, showing the background plate (the
+    /// wall behind the head's edge); only below the bust, where the photo never reached, is past the frame (left
+    /// black). Told apart by reaching the frame's border alone, the ring was past the frame too: black here, and on
+    /// the selfie a blurred band of the forehead's skin.
+    @Test func theRingAHeadUncoversIsAGapEvenWhenItReachesTheBorder() throws {
+        let w = 200, h = 200
+        func near(_ x: Int, _ y: Int) -> Bool {
+            let dx = Float(x) + 0.5 - 100, dy = Float(y) + 0.5 - 100
+            return dx * dx + dy * dy <= 40 * 40 || ((80..<120).contains(x) && y >= 100)
+        }
+        var image = Raster<Float>(width: w, height: h, channels: 3, samples: [Float](repeating: 0, count: w * h * 3))
+        for y in 0..<h { for x in 0..<w { image[x, y, near(x, y) ? 0 : 2] = 1 } }
+        let depth = DepthScenes.plane(width: w, height: h) { near($0, $1) ? 1 : 3 }
+        let zoom = try DollyZoom(dolly: -0.2, focalDepth: 3, focalLength: 100, cx: 100, cy: 100, frame: .black, uncovered: .fill)
+        #expect(abs(zoom.radialScale(depth: 1) - 0.75) < 1e-9)
+        let head = try EngineFixtures.source(image, id: "head"), d = try EngineFixtures.source(depth, id: "d")
+        let subject = try EngineFixtures.source(DepthScenes.plane(width: w, height: h) { near($0, $1) ? 1 : 0 }, id: "subject")
+        let plate = [try Node(BackgroundPlate(layer: .colour), [head, d, subject]), try Node(BackgroundPlate(layer: .depth), [d, subject])]
+        let out = try DepthScenes.render(try Node(zoom, [head, d] + plate))
+        // Above the head, between its new edge (30 px from the centre) and its old one (40 px).
+        for y in 63...67 {
+            for x in 96...104 {
+                let i = (y * w + x) * 3
+                #expect(out.samples[i + 2] > 0.8 && out.samples[i] < 0.2,
+                        "(\(x), \(y)) shows \(out.samples[i]), \(out.samples[i + 2]): not the wall")
+            }
+        }
+        // Below the shrunk bust (its bottom now at 175), the photo never reached: black, as the talk leaves it.
+        for y in 185..<h { for x in 95...105 { #expect((0..<3).allSatisfy { out.samples[(y * w + x) * 3 + $0] == 0 }, "(\(x), \(y)) is not black") } }
+    }
 }

@@ -42,10 +42,19 @@ struct DollyZoomEffect: Effect {
                                  frame: DollyZoom.Frame(rawValue: frame) ?? .crop,
                                  uncovered: DollyZoom.Uncovered(rawValue: p[Self.uncovered]) ?? .fill, step: p.int(Self.meshStep))
         // What the subject uncovers is the photo's own background behind its edge (kept while the camera moves).
+        // Pulling back, the depth's subject edge is moved onto a matte's, so the wall beside a head stays with the
+        // wall as the head shrinks from it. Only a matte drawn from the picture (Apple's, or the learned person
+        // matte's): a subject found from depth alone missed the Android table's top, which aligned went to the
+        // background in a seam. (Moving in, the background shrinks away from the subject and the map's own edge
+        // served better: aligned, the table's top showed a seam too. The talk's looks keep the map.)
         var inputs = [image, depth]
         if zoom.uncovered == .fill {
-            let subject = c.photo.matte(.portraitEffectsMatte) != nil ? try Primitives.photo(c, .matte(.portraitEffectsMatte)) : try SubjectPlane.mask(c)
-            inputs += [try Node(BackgroundPlate(layer: .colour), [image, depth, subject]), try Node(BackgroundPlate(layer: .depth), [depth, subject])]
+            let apple = c.photo.matte(.portraitEffectsMatte) != nil
+            let subject = apple ? try Primitives.photo(c, .matte(.portraitEffectsMatte)) : try SubjectPlane.mask(c)
+            let matted = try apple || SubjectFusion.fused(c) != nil
+            let aligned = zoom.dolly < 0 && matted ? try Node(MatteAlignedDepth(), [depth, subject]) : depth
+            inputs = [image, aligned, try Node(BackgroundPlate(layer: .colour), [image, aligned, subject]),
+                      try Node(BackgroundPlate(layer: .depth), [aligned, subject])]
         }
         return BuiltNode(try Node(zoom, inputs), role: .image, marker: focal, chosen: picked)
     }

@@ -195,8 +195,6 @@ public struct DollyZoom: Filter {
         } ?? picture.result
         guard fills else { return drawn.buffer.cropped(to: request.region) }
         try context.checkCancelled()
-        // Past the edges of a black frame stays black (the talk's look); only what the subject uncovered is filled.
-        let pastEdges = DollyFill.borderConnected(drawn.covered, size: size)
         // What the subject uncovered, seen on the plate behind it, drawn by the same camera.
         var behind: MeshRasterizer.Result? = nil
         if uncovered == .fill, inputs.count == 4, let plateFar = DepthPlaneFill.largestValid(inputs[3].samples, positive: true) {
@@ -211,6 +209,19 @@ public struct DollyZoom: Filter {
             behind = MeshRasterizer.draw(plateMesh, source: plateColour, size: size, clampTexture: PixelRect(size), context: context)
             try context.checkCancelled()
         }
+        // Past the edges of a black frame stays black (the talk's look); only what the subject uncovered is filled.
+        // Pulling back, what the plate covers is behind the subject, even where its gap reaches the frame's border: the ring a
+        // pulled-back selfie's head uncovered joined the border along a shoulder, and filled like the view past the
+        // frame (from the nearest drawn pixels) it was a blurred band of the forehead's skin. Other gaps that reach
+        // the border are still filled like the view past it (the tunnel's floor torn along the frame, from the floor
+        // beside it: filled from what lay farther, it showed the courtyard's graffiti in strips). What even the
+        // photo's whole mesh leaves uncovered is past the edges, plate or not. (Moving in, the gaps that reach the
+        // border open beside the subject along it: the table's top, shown from the plate, was cut by a seam.)
+        let reached = DollyFill.borderConnected(drawn.covered, size: size)
+        let beyond = try beyondPhoto(geometry, view: view, depth: depth, skirt: skirt, margins: margins, mirrored: mirrored,
+                                     drawn: drawn.covered, context: context)
+        let pullsBack = geometry.t < 0
+        let pastEdges = reached.indices.map { beyond[$0] || (reached[$0] && !(pullsBack && behind?.covered[$0] == true)) }
         let result = try DollyFill.filled(drawn, channels: image.channels, size: size, pastEdges: pastEdges,
                                           keepBlack: frame == .black ? pastEdges : nil, behind: behind,
                                           textured: uncovered == .fill, checkCancelled: context.checkCancelled)
@@ -244,6 +255,31 @@ public struct DollyZoom: Filter {
 
     /// Halvings of the travel: 7 find it within 1/128 of the asked travel (a slider's step at ±0.9 is 1/90).
     static let travelBisections = 7
+
+    /// The uncovered pixels of `drawn` past the photo's edges (or its continuation's): those the photo's mesh
+    /// leaves uncovered even whole, its torn cells kept. Only the shape matters, so a quarter of the resolution and
+    /// a mesh four times coarser do.
+    private func beyondPhoto(_ geometry: DollyGeometry, view: DollyView, depth: PixelBuffer, skirt: Float?, margins: (x: Int, y: Int),
+                             mirrored: Bool, drawn: [Bool], context: RenderContext) throws -> [Bool] {
+        let size = geometry.size
+        let k = 4, small = PixelSize(width: max(1, size.width / k), height: max(1, size.height / k))
+        let coarse = DollyGeometry(zf: geometry.zf, t: geometry.t, px: geometry.px, py: geometry.py, size: size, step: geometry.step * k)
+        let reach = (x: margins.x / (geometry.step * k) * (geometry.step * k), y: margins.y / (geometry.step * k) * (geometry.step * k))
+        var whole = coarse.mesh(depth: depth, skirt: skirt, margins: reach, mirrored: mirrored, tears: nil)
+        view.place(&whole, size: size)
+        let sx = Float(small.width) / Float(size.width), sy = Float(small.height) / Float(size.height)
+        for i in whole.x.indices { whole.x[i] *= sx; whole.y[i] *= sy }
+        let ones = PixelBuffer(region: PixelRect(size), channels: 1, repeating: 1)
+        let seen = MeshRasterizer.draw(whole, source: ones, size: small, clampTexture: PixelRect(size), context: context)
+        try context.checkCancelled()
+        // A pixel is past the edges when the fine mesh left it uncovered and the whole coarse one did too.
+        let w = size.width
+        return (0..<(w * size.height)).map { i in
+            guard !drawn[i] else { return false }
+            let x = min(small.width - 1, (i % w) / k), y = min(small.height - 1, (i / w) / k)
+            return !seen.covered[y * small.width + x]
+        }
+    }
 
     /// The part of the frame the view shows: the largest rectangle of the frame's shape that the photo (with
     /// a `reach`, and its mirrored continuation that far) covers, gaps bridged: it keeps clear of what lies
