@@ -257,28 +257,39 @@ public struct DollyZoom: Filter {
     static let travelBisections = 7
 
     /// The uncovered pixels of `drawn` past the photo's edges (or its continuation's): those the photo's mesh
-    /// leaves uncovered even whole, its torn cells kept. Only the shape matters, so a quarter of the resolution and
-    /// a mesh four times coarser do.
+    /// leaves uncovered even whole, its torn cells kept.
     private func beyondPhoto(_ geometry: DollyGeometry, view: DollyView, depth: PixelBuffer, skirt: Float?, margins: (x: Int, y: Int),
                              mirrored: Bool, drawn: [Bool], context: RenderContext) throws -> [Bool] {
-        let size = geometry.size
-        let k = 4, small = PixelSize(width: max(1, size.width / k), height: max(1, size.height / k))
-        let coarse = DollyGeometry(zf: geometry.zf, t: geometry.t, px: geometry.px, py: geometry.py, size: size, step: geometry.step * k)
-        let reach = (x: margins.x / (geometry.step * k) * (geometry.step * k), y: margins.y / (geometry.step * k) * (geometry.step * k))
-        var whole = coarse.mesh(depth: depth, skirt: skirt, margins: reach, mirrored: mirrored, tears: nil)
-        view.place(&whole, size: size)
-        let sx = Float(small.width) / Float(size.width), sy = Float(small.height) / Float(size.height)
-        for i in whole.x.indices { whole.x[i] *= sx; whole.y[i] *= sy }
-        let ones = PixelBuffer(region: PixelRect(size), channels: 1, repeating: 1)
-        let seen = MeshRasterizer.draw(whole, source: ones, size: small, clampTexture: PixelRect(size), context: context)
-        try context.checkCancelled()
+        let seen = try Self.coarseCoverage(geometry, depth: depth, skirt: skirt, reach: margins, mirrored: mirrored, view: view, context: context)
         // A pixel is past the edges when the fine mesh left it uncovered and the whole coarse one did too.
-        let w = size.width
+        let size = geometry.size, w = size.width, k = Self.coarseFactor
         return (0..<(w * size.height)).map { i in
             guard !drawn[i] else { return false }
-            let x = min(small.width - 1, (i % w) / k), y = min(small.height - 1, (i / w) / k)
-            return !seen.covered[y * small.width + x]
+            let x = min(seen.size.width - 1, (i % w) / k), y = min(seen.size.height - 1, (i / w) / k)
+            return !seen.covered[y * seen.size.width + x]
         }
+    }
+
+    /// How much coarser `coarseCoverage` is than the frame: only shapes are read from it, so a quarter of the
+    /// resolution and a mesh four times coarser do (drawn whole, it cost a third of a 736-px frame).
+    static let coarseFactor = 4
+
+    /// What the photo's whole mesh (no cell torn) covers, at a `coarseFactor`-th of the frame's resolution; its
+    /// reach rounded down to its own step, so it claims no more than the fine mesh draws. `view`: placed as shown.
+    private static func coarseCoverage(_ geometry: DollyGeometry, depth: PixelBuffer, skirt: Float?, reach: (x: Int, y: Int),
+                                       mirrored: Bool, view: DollyView?, context: RenderContext) throws -> (covered: [Bool], size: PixelSize) {
+        let size = geometry.size, k = coarseFactor
+        let small = PixelSize(width: max(1, size.width / k), height: max(1, size.height / k))
+        let coarse = DollyGeometry(zf: geometry.zf, t: geometry.t, px: geometry.px, py: geometry.py, size: size, step: geometry.step * k)
+        let coarseReach = (x: reach.x / (geometry.step * k) * (geometry.step * k), y: reach.y / (geometry.step * k) * (geometry.step * k))
+        var mesh = coarse.mesh(depth: depth, skirt: skirt, margins: coarseReach, mirrored: mirrored, tears: nil)
+        view?.place(&mesh, size: size)
+        let sx = Float(small.width) / Float(size.width), sy = Float(small.height) / Float(size.height)
+        for i in mesh.x.indices { mesh.x[i] *= sx; mesh.y[i] *= sy }
+        let ones = PixelBuffer(region: PixelRect(size), channels: 1, repeating: 1)
+        let seen = MeshRasterizer.draw(mesh, source: ones, size: small, clampTexture: PixelRect(size), context: context)
+        try context.checkCancelled()
+        return (seen.covered, small)
     }
 
     /// The part of the frame the view shows: the largest rectangle of the frame's shape that the photo (with
@@ -286,19 +297,11 @@ public struct DollyZoom: Filter {
     /// beyond, not of what the subject uncovered (that is filled). The whole frame when the photo covers it.
     private func cropRect(_ geometry: DollyGeometry, depth: PixelBuffer, reach margins: (x: Int, y: Int)?, context: RenderContext) throws -> DollyView {
         let size = geometry.size
-        let reach = margins ?? (x: 0, y: 0)
-        // Only to place the rectangle: a quarter of the resolution and a mesh four times coarser do (drawn
-        // whole, it cost a third of a 736-px frame).
-        let k = 4, small = PixelSize(width: max(1, size.width / k), height: max(1, size.height / k))
-        let coarse = DollyGeometry(zf: geometry.zf, t: geometry.t, px: geometry.px, py: geometry.py, size: size, step: geometry.step * k)
-        // Its reach rounded down to its own step, so it claims no more than the fine mesh draws.
-        let coarseReach = (x: reach.x / (geometry.step * k) * (geometry.step * k), y: reach.y / (geometry.step * k) * (geometry.step * k))
-        var seenMesh = coarse.mesh(depth: depth, skirt: nil, margins: coarseReach, mirrored: margins != nil, tears: nil)
+        // Only to place the rectangle: the coarse coverage does.
+        let seen = try Self.coarseCoverage(geometry, depth: depth, skirt: nil, reach: margins ?? (x: 0, y: 0), mirrored: margins != nil,
+                                           view: nil, context: context)
+        let small = seen.size
         let sx = Float(small.width) / Float(size.width), sy = Float(small.height) / Float(size.height)
-        for i in seenMesh.x.indices { seenMesh.x[i] *= sx; seenMesh.y[i] *= sy }
-        let ones = PixelBuffer(region: PixelRect(size), channels: 1, repeating: 1)
-        let seen = MeshRasterizer.draw(seenMesh, source: ones, size: small, clampTexture: PixelRect(size), context: context)
-        try context.checkCancelled()
         let found = DollyFill.cleanRect(outside: DollyFill.borderConnected(seen.covered, size: small), size: small,
                                         centre: (Double(geometry.px * sx), Double(geometry.py * sy)))
         let back = (x: Double(size.width) / Double(small.width), y: Double(size.height) / Double(small.height))
