@@ -18,13 +18,13 @@ struct SessionEditsTests {
     }
 
     static func applying(_ set: StudioRequest.SetParams, to state: inout Session.State) throws -> [FrameRequest] {
-        try state.apply(set).requests
+        try state.apply(set).reply.requests
     }
 
     @Test func aChangeMergesAndRendersTheCellThenThePreviewedCellsBelow() throws {
         var state = try Self.opened()
         let set = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(40)], unset: nil, seq: 7, interactive: true, offscreen: nil)
-        let requests = try state.apply(set).requests
+        let requests = try state.apply(set).reply.requests
         #expect(requests.map(\.slot.cell) == ["mask", "result"])
         #expect(requests.map(\.seq) == [7, 7] && requests.allSatisfy(\.interactive))
         #expect(requests[0].target == .preview(width: 1024) && requests[1].target == .preview(width: 736))
@@ -37,10 +37,10 @@ struct SessionEditsTests {
         var state = try Self.opened()
         let moving = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(41)], unset: nil, seq: 2,
                                              interactive: true, offscreen: ["result"])
-        #expect(try state.apply(moving).requests.map(\.slot.cell) == ["mask"])
+        #expect(try state.apply(moving).reply.requests.map(\.slot.cell) == ["mask"])
         let last = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(42)], unset: nil, seq: 3,
                                            interactive: false, offscreen: ["result"])
-        #expect(try state.apply(last).requests.map(\.slot.cell) == ["mask", "result"])
+        #expect(try state.apply(last).reply.requests.map(\.slot.cell) == ["mask", "result"])
     }
 
     @Test func refusedChangesLeaveTheStateAsItWas() throws {

@@ -16,9 +16,9 @@ public final class Session: Sendable {
     let owner: RenderPool.Owner
     let pool: RenderPool
     let photos: PhotoCache
-    /// The state machine's data. Only `Session`'s own files lock it (this one, `SessionConnections.swift`,
-    /// `SessionRenders.swift`); everyone else goes through the named operations below.
-    let state: Locked<State>
+    /// The state machine's data, reached only through the session's executor (`handle`, `read`; the steps are
+    /// plain functions of `State`, see SessionExecutor.swift).
+    private let state: Locked<State>
 
     struct Attached: Sendable {
         var connection: ClientConnection
@@ -85,45 +85,55 @@ public final class Session: Sendable {
         self.state = Locked(State(resumeKey: resumeKey, detachedSince: .now))
     }
 
-    /// The editor's current resume key.
-    var resumeKey: String { state.withLock { $0.resumeKey } }
+    // MARK: The executor: one step at a time
+
+    /// Runs `step` on the state, alone, and returns its reply and the actions it asks for, not yet carried out
+    /// (`execute` carries them out; a render's kickoff waits for its request's reply).
+    func handle<Reply>(_ step: (inout State) throws -> SessionStep<Reply>) rethrows -> SessionStep<Reply> {
+        try state.withLock { try step(&$0) }
+    }
+
+    /// A step that only reads the state.
+    func read<Value>(_ body: (State) -> Value) -> Value {
+        state.withLock { body($0) }
+    }
+
+    // MARK: Steps a page's requests take (the edits themselves are in SessionEdits.swift)
 
     /// Takes the session back as its editor when `key` is its resume key (compared in time that does not
     /// depend on where they differ): returns the new key that replaces it, or nil.
     func resume(withKey key: String) -> String? {
-        state.withLock { s in
-            let a = Array(key.utf8), b = Array(s.resumeKey.utf8)
-            guard a.count == b.count, zip(a, b).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else { return nil }
-            s.resumeKey = RandomID.make()
-            return s.resumeKey
-        }
+        execute { SessionStep(reply: $0.resume(withKey: key)) }
     }
-
-    // MARK: Edits: the named operations on the state (the edits themselves are in SessionEdits.swift)
 
     /// What the session shows now: its notebook, its photo, the saved version it is and the one a save records
     /// as its parent.
     var shown: (notebook: CheckedNotebook?, photo: OpenPhoto?, shared: String?, parent: String?) {
-        state.withLock { ($0.notebook, $0.photo, $0.shared, $0.parent) }
+        read { ($0.notebook, $0.photo, $0.shared, $0.parent) }
     }
 
     /// A notebook opened on its photo: what was rendering for the old one stops.
     func open(_ notebook: CheckedNotebook, shared: String?, photo: OpenPhoto) {
-        state.withLock { $0.open(notebook, shared: shared, photo: photo) }
-        invalidateRenders()
+        execute { s in
+            s.open(notebook, shared: shared, photo: photo)
+            return s.invalidateRenders()
+        }
     }
 
     /// Another photo under the same recipe; returns the notebook as it now is.
     func change(to photo: OpenPhoto) -> CheckedNotebook? {
-        let notebook = state.withLock { $0.change(to: photo) }
-        invalidateRenders()
-        return notebook
+        execute { s in
+            let notebook = s.change(to: photo)
+            return SessionStep(reply: notebook, actions: s.invalidateRenders().actions)
+        }
     }
 
     /// The whole notebook replaced (and its photo, when it names another).
     func replace(with notebook: CheckedNotebook, photo: OpenPhoto?) {
-        state.withLock { $0.replace(with: notebook, photo: photo) }
-        invalidateRenders()
+        execute { s in
+            s.replace(with: notebook, photo: photo)
+            return s.invalidateRenders()
+        }
     }
 
     /// The open photo gained a plane made in the background: its facts replace the old, and every page attached
@@ -131,62 +141,60 @@ public final class Session: Sendable {
     /// requests (cancelled, a client that does not know the event waited for them in vain); the frames kept for
     /// a page that attaches later are dropped, being of the photo without it.
     func photoImproved(_ better: LoadedPhoto) {
-        let shows = state.withLock { s in
-            guard s.photo?.reference == better.reference else { return false }
+        let event = StudioEvent.photo(.init(photo: better.facts)).message()
+        execute { s in
+            guard s.photo?.reference == better.reference else { return SessionStep(reply: ()) }
             s.photo = OpenPhoto(better)
             s.lastFrames.removeAll()
             s.preparedForDrag = s.preparedForDrag.filter { $0.photo != better.reference }
-            return true
+            let targets = s.connections()
+            return SessionStep(reply: (), actions: targets.isEmpty ? [] : [.sendText(event, to: targets)])
         }
-        guard shows else { return }
-        broadcast { StudioEvent.photo(.init(photo: better.facts)).message() }
     }
 
-    /// A parameter change checked, merged and its renders asked for, under one lock: the renders, the notebook as it
+    /// A parameter change checked, merged and its renders asked for, in one step: the renders, the notebook as it
     /// now is, and the renders' start once the reply is on its way.
     func apply(_ set: StudioRequest.SetParams) throws -> (requests: [FrameRequest], notebook: CheckedNotebook?, kickoff: RenderKickoff) {
-        let (applied, notebook) = try state.withLock { s in (try s.apply(set), s.notebook) }
-        return (applied.requests, notebook, RenderKickoff(session: self, actions: applied.actions))
+        let step = try handle { s in try s.apply(set) }
+        return (step.reply.requests, step.reply.notebook, RenderKickoff(session: self, actions: step.actions))
     }
 
-    /// A preview of `cell` at `width` is wanted: checked, and the width remembered for the cells below a change.
-    func willPreview(_ cell: String, width: Int) throws {
-        try state.withLock { try $0.willPreview(cell, width: width) }
+    /// A preview of `cell` at `width`: checked, the width remembered for the cells below a change, and its render
+    /// asked for, in one step.
+    func preview(_ request: FrameRequest) throws -> RenderKickoff {
+        RenderKickoff(session: self, actions: try handle { s in try s.preview(request) }.actions)
     }
 
-    /// A crop of `cell` is wanted: checked against the notebook and the photo's size.
-    func willCrop(_ cell: String, x: Int, y: Int, width: Int, height: Int) throws {
-        try state.withLock { try $0.willCrop(cell, x: x, y: y, width: width, height: height) }
+    /// A crop of `cell`: checked against the notebook and the photo's size, and its render asked for, in one step.
+    func crop(_ request: FrameRequest) throws -> RenderKickoff {
+        RenderKickoff(session: self, actions: try handle { s in try s.crop(request) }.actions)
     }
 
     /// `notebook` was saved as `id`.
     func saved(_ notebook: Notebook, as id: String) {
-        state.withLock { $0.saved(notebook, as: id) }
+        execute { s in
+            s.saved(notebook, as: id)
+            return SessionStep(reply: ())
+        }
     }
 
     /// Claims the session's one export for `connection`'s request; false while another runs.
     func beginExport(_ export: InterruptedExport, for connection: ClientConnection) -> Bool {
-        state.withLock { $0.export.begin(export, for: connection) }
+        execute { SessionStep(reply: $0.export.begin(export, for: connection)) }
     }
 
     /// The export ended; `interrupted` when it stopped because its page left. Returns the page that resumed
     /// the session meanwhile and was told of it (its request's reply goes there).
     func finishExport(interrupted: Bool) -> ClientConnection? {
-        state.withLock { $0.export.finish(interrupted: interrupted) }
-    }
-
-    /// For a page resuming the session: the export its previous page left, and whether it must be run again
-    /// (it stopped) or is still ending (its outcome is handed to `connection`).
-    func handOverExport(to connection: ClientConnection) -> (export: InterruptedExport, runAgain: Bool)? {
-        state.withLock { $0.export.handOver(to: connection) }
+        execute { SessionStep(reply: $0.export.finish(interrupted: interrupted)) }
     }
 
     /// Whether nobody has been attached for longer than `grace`; a session that never opened a notebook has
     /// nothing to come back to and goes after `emptyGrace` (a socket sending thousands of hellos).
     func isExpired(now: ContinuousClock.Instant, grace: Duration, emptyGrace: Duration) -> Bool {
-        state.withLock { s in s.detachedSince.map { now - $0 > (s.notebook == nil ? min(grace, emptyGrace) : grace) } ?? false }
+        read { s in s.detachedSince.map { now - $0 > (s.notebook == nil ? min(grace, emptyGrace) : grace) } ?? false }
     }
 
     /// Since when nobody has been attached, or nil while a page is.
-    var detachedSince: ContinuousClock.Instant? { state.withLock { $0.detachedSince } }
+    var detachedSince: ContinuousClock.Instant? { read { $0.detachedSince } }
 }

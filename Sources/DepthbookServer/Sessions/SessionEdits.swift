@@ -4,9 +4,26 @@ import DepthbookMessages
 import DepthbookProtocol
 
 /// The changes a page makes to its session, as plain edits of `Session.State`: no locks, no sockets, no
-/// files. `Studio` loads what they need (a notebook, a photo) and applies them under the session's lock;
-/// each refuses before it changes anything, so a refused request leaves the session as it was.
+/// files. `Studio` loads what they need (a notebook, a photo) and the session runs each as one step of its
+/// executor (SessionExecutor.swift); each refuses before it changes anything, so a refused request leaves the
+/// session as it was. Those that ask for renders return them as actions, carried out after the step.
 extension Session.State {
+    /// The editor's key checked (in time that does not depend on where they differ) and replaced: the new key,
+    /// or nil when `key` is not the session's.
+    mutating func resume(withKey key: String) -> String? {
+        let a = Array(key.utf8), b = Array(resumeKey.utf8)
+        guard a.count == b.count, zip(a, b).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else { return nil }
+        resumeKey = RandomID.make()
+        return resumeKey
+    }
+
+    /// The photo or the notebook's structure changed: what was rendering stops, and the frames kept for a page
+    /// that attaches later go (they show what is no longer there).
+    mutating func invalidateRenders() -> SessionStep<Void> {
+        lastFrames.removeAll()
+        return SessionStep(reply: (), actions: carryOut(scheduler.cancelAll()))
+    }
+
     /// A notebook opened (bundled, or saved as `shared`) on its photo: every cell's preview starts anew.
     mutating func open(_ notebook: CheckedNotebook, shared: String?, photo: OpenPhoto) {
         self.notebook = notebook
@@ -41,7 +58,7 @@ extension Session.State {
     /// a newer request already asked for is left to it. Returns the renders asked for and what the session is to
     /// do (start them, cancel the ones they replace).
     /// While a slider moves, cells the page has scrolled away (`offscreen`) wait for the drag's last change.
-    mutating func apply(_ set: StudioRequest.SetParams) throws -> (requests: [FrameRequest], actions: [RenderScheduler.Action]) {
+    mutating func apply(_ set: StudioRequest.SetParams) throws -> SessionStep<(requests: [FrameRequest], notebook: CheckedNotebook?)> {
         guard let open = notebook else { throw ProtocolError.badRequest("open a notebook first") }
         guard open.notebook.cell(set.cell) != nil else {
             throw ProtocolError.notFound("no cell \"\(set.cell)\" in the notebook")
@@ -77,14 +94,31 @@ extension Session.State {
         for request in requests.dropFirst() {
             actions += (try? scheduler.request(request)) ?? []
         }
-        return (requests, actions)
+        return SessionStep(reply: (requests, changed), actions: carryOut(actions))
     }
 
-    /// A preview of `cell` (a cell with an image, or a photo plane) at `width`: remembered, so a change renders
-    /// the cells below it at the width the page shows them.
-    mutating func willPreview(_ cell: String, width: Int) throws {
-        try checkRenderable(cell)
-        previewWidths[cell] = width
+    /// A preview asked for: the cell checked, its width remembered, its render asked of the scheduler (refused
+    /// when its `seq` is stale, with nothing changed).
+    mutating func preview(_ request: FrameRequest) throws -> SessionStep<Void> {
+        try checkRenderable(request.slot.cell)
+        let actions = try schedule(request)
+        previewWidths[request.slot.cell] = request.target.width
+        return SessionStep(reply: (), actions: actions)
+    }
+
+    /// A full-resolution crop asked for: checked to lie inside the photo, its render asked of the scheduler.
+    mutating func crop(_ request: FrameRequest) throws -> SessionStep<Void> {
+        guard let region = request.target.region else { throw ProtocolError.badRequest("a crop needs a rectangle") }
+        try willCrop(request.slot.cell, x: region.x, y: region.y, width: region.width, height: region.height)
+        return SessionStep(reply: (), actions: try schedule(request))
+    }
+
+    private mutating func schedule(_ request: FrameRequest) throws -> [SessionAction] {
+        do {
+            return carryOut(try scheduler.request(request))
+        } catch {
+            throw error.protocolError
+        }
     }
 
     /// A crop of `cell`, which must lie inside the photo.

@@ -13,62 +13,21 @@ extension Session {
     /// always sees `{cell, seq}` before the frames that answer it).
     struct RenderKickoff: Sendable {
         let session: Session
-        let actions: [RenderScheduler.Action]
+        let actions: [SessionAction]
 
         func start() { session.perform(actions) }
     }
 
-    /// Asks for renders. The first request is the one the page made: if its seq is stale the whole call is
-    /// refused; the others (cells below it) are skipped quietly when stale.
-    func requestRenders(_ requests: [FrameRequest]) throws(ProtocolError) -> RenderKickoff {
-        let outcome: Result<[RenderScheduler.Action], ProtocolError> = state.withLock { s in
-            var actions: [RenderScheduler.Action] = []
-            for (index, request) in requests.enumerated() {
-                do {
-                    actions += try s.scheduler.request(request)
-                } catch let error as RenderScheduler.RequestError {
-                    if index == 0 { return .failure(error.protocolError) }
-                } catch {}
-            }
-            return .success(actions)
-        }
-        return RenderKickoff(session: self, actions: try outcome.get())
-    }
-
-    /// Cancels everything in flight: the photo or the notebook's structure changed under it.
-    func invalidateRenders() {
-        let actions = state.withLock { s in
-            s.lastFrames.removeAll()
-            return s.scheduler.cancelAll()
-        }
-        perform(actions)
-    }
-
-    func perform(_ actions: [RenderScheduler.Action]) {
-        for action in actions {
-            switch action {
-            case .start(let job): start(job)
-            case .cancel(let ticket): state.withLock { $0.cancelFlags[ticket] }?.cancel()
-            case .deliver, .reportFailure: break  // only `finished` produces these, handled in `complete`
-            }
-        }
-    }
-
-    private func start(_ job: RenderJob) {
-        let flag = CancelFlag()
-        let snapshot: (CheckedNotebook, PhotoReference)? = state.withLock { s in
-            s.cancelFlags[job.ticket] = flag
-            guard let notebook = s.notebook, let photo = s.photo else { return nil }
-            return (notebook, photo.reference)
-        }
+    /// Runs a render the scheduler started on the pool, then hands its outcome back to the session (`complete`).
+    func run(_ job: RenderJob, flag: CancelFlag, on inputs: RenderInputs?) {
         pool.submit(owner: owner, priority: job.isHeavy ? .long : .frame) { [self] in
-            guard let (notebook, reference) = snapshot else {
+            guard let inputs else {
                 complete(job, outcome: .failed("open a notebook and a photo first"), frame: nil)
                 return
             }
             let renderer: any PhotoRenderer
             do {
-                renderer = try photos.photo(reference, for: .render(job.target)).renderer
+                renderer = try photos.photo(inputs.photo, for: .render(job.target)).renderer
             } catch {
                 StudioMetrics.shared.decodeFailed()
                 complete(job, outcome: .failed(Self.message(for: error)), frame: nil)
@@ -80,7 +39,7 @@ extension Session {
             }
             let started = ContinuousClock.now
             do {
-                let rendered = try renderer.render(notebook: notebook, cell: job.request.slot.cell,
+                let rendered = try renderer.render(notebook: inputs.notebook, cell: job.request.slot.cell,
                                                    target: job.target,
                                                    isCancelled: { flag.isCancelled })
                 let elapsed = ContinuousClock.now - started
@@ -99,49 +58,12 @@ extension Session {
         }
     }
 
+    /// A render ended: one step decides what goes out and what starts next.
     private func complete(_ job: RenderJob, outcome: RenderOutcome, frame: [UInt8]?) {
-        // For the send-time check, a refresh counts as coarse: it may go out although newer requests came.
-        let slot = job.request.slot, seq = job.request.seq, coarse = job.deliveredWhenSuperseded
-        let (actions, targets, prepare, currency) = state.withLock { s in
-            s.cancelFlags[job.ticket] = nil
-            let actions = s.scheduler.finished(job, outcome: outcome, shared: pool.othersBusy(than: owner))
-            let delivered = actions.contains(.deliver(job))
-            var prepare: RenderJob?
-            // Only while the session has the machine to itself. Preparing also while others rendered (as background
-            // work) let a page that dragged at once wait behind its own preparation while the learned matte was
-            // being made: drag_measure on the pug fell from 26-30 to 19 updates/s, and twenty editors gained
-            // nothing measurable.
-            if delivered, !job.coarse, !job.refresh, job.request.target.isPreview, let photo = s.photo?.reference,
-               !pool.othersBusy(than: owner),
-               s.preparedForDrag.insert(PreparedPreview(photo: photo, cell: slot.cell, width: job.target.width)).inserted {
-                prepare = job
-            }
-            if outcome == .cancelled || (frame != nil && !delivered) { StudioMetrics.shared.frameSuperseded() }
-            if let frame, delivered {
-                s.frameStamp += 1
-                s.lastFrames[slot] = PendingFrameRecord(seq: seq, coarse: coarse, bytes: frame, stamp: s.frameStamp)
-                Self.trimKeptFrames(&s.lastFrames, to: keptFrameBytes)
-            }
-            return (actions, s.connections.values.map(\.connection), prepare, s.scheduler.currency(for: slot))
-        }
-        if let prepare { prepareForDrag(prepare) }
-        for action in actions {
-            switch action {
-            case .deliver:
-                guard let frame else { continue }
-                for connection in targets {
-                    connection.sendFrame(PendingFrame(seq: seq, bytes: frame) {
-                        currency.isCurrent(seq: seq, coarse: coarse)
-                    }, for: slot)
-                }
-            case .reportFailure(_, let message):
-                let event = StudioEvent.cellError(.init(cell: slot.cell, seq: seq, kind: slot.kind.rawValue, message: message)).message()
-                for connection in targets { connection.sendText(event) }
-            default:
-                break
-            }
-        }
-        perform(actions)
+        // Read before the step: the pool's lock is never taken inside the session's.
+        let shared = pool.othersBusy(than: owner)
+        let superseded = execute { $0.finished(job, outcome: outcome, frame: frame, shared: shared, keptFrameBytes: keptFrameBytes) }
+        if superseded { StudioMetrics.shared.frameSuperseded() }
     }
 
     /// Once a cell's first full preview on a photo is up, renders it again in the background as a drag would:
@@ -150,7 +72,7 @@ extension Session {
     /// widths (a pointwise stage is kept the second time it is asked for, `RenderCache.isRepeat`). Without it
     /// the first changes of the first drag paid for both: the first coarse frame of the pug's result waited
     /// 59 ms for the reduction, and the longest gap a person saw was always the second one, 76–89 ms.
-    private func prepareForDrag(_ job: RenderJob) {
+    func prepareForDrag(_ job: RenderJob) {
         let cell = job.request.slot.cell, full = job.target, coarse = RenderJob(ticket: 0, request: job.request, coarse: true).target
         withRenderer(for: .render(full), { notebook, renderer, isCancelled in
             for target in [full, coarse, coarse] {
@@ -167,7 +89,7 @@ extension Session {
                                    _ work: @escaping @Sendable (CheckedNotebook, any PhotoRenderer, @escaping @Sendable () -> Bool) throws -> T,
                                    waiting: (@Sendable (RenderPool.Wait) -> Void)? = nil,
                                    completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
-        guard state.withLock({ $0.notebook != nil && $0.photo != nil }) else {
+        guard read({ $0.notebook != nil && $0.photo != nil }) else {
             completion(.failure(.badRequest("open a notebook first")))
             return
         }
@@ -180,7 +102,7 @@ extension Session {
                 completion(.failure(ProtocolError(.badRequest, "cancelled: every page of the session left before it ran")))
                 return
             }
-            let snapshot: (CheckedNotebook, PhotoReference)? = state.withLock { s in
+            let snapshot: (CheckedNotebook, PhotoReference)? = read { s in
                 guard let notebook = s.notebook, let photo = s.photo else { return nil }
                 return (notebook, photo.reference)
             }
@@ -206,7 +128,7 @@ extension Session {
     /// running; at most `Session.histogramsWaiting` distinct ones wait per session (watchers' included).
     func histogram(reference: String, bins: Int, completion: @escaping @Sendable (Result<HistogramReply, ProtocolError>) -> Void) {
         let key = HistogramKey(reference: reference, bins: bins)
-        switch state.withLock({ $0.histograms.join(key, completion) }) {
+        switch execute({ SessionStep(reply: $0.histograms.join(key, completion)) }) {
         case .joined: return
         case .full:
             completion(.failure(ProtocolError(.tooLarge, "\(Self.histogramsWaiting) histograms are already waiting in this session; ask again when they are answered")))
@@ -218,7 +140,7 @@ extension Session {
             defer { StudioMetrics.shared.recordRender(.histogram, since: started) }
             return try renderer.histogram(notebook: notebook, reference: reference, bins: bins, isCancelled: isCancelled)
         }, completion: { [self] result in
-            for waiter in state.withLock({ $0.histograms.finish(key) }) { waiter(result) }
+            for waiter in execute({ SessionStep(reply: $0.histograms.finish(key)) }) { waiter(result) }
         })
     }
 
@@ -226,6 +148,50 @@ extension Session {
 
     static func message(for error: any Error) -> String {
         String(describing: error)
+    }
+}
+
+extension Session.State {
+    /// A render ended (`shared`: other sessions are rendering too). The scheduler says whether its frame goes out:
+    /// kept for pages that attach later and put in every attached page's outbox, or its failure told; what was
+    /// pending for its slot starts; a cell's first full preview on a photo is prepared for a drag. Answers whether
+    /// the render was superseded (cancelled, or its frame not delivered).
+    mutating func finished(_ job: RenderJob, outcome: RenderOutcome, frame: [UInt8]?, shared: Bool,
+                           keptFrameBytes: Int) -> SessionStep<Bool> {
+        // For the send-time check, a refresh counts as coarse: it may go out although newer requests came.
+        let slot = job.request.slot, seq = job.request.seq, coarse = job.deliveredWhenSuperseded
+        cancelFlags[job.ticket] = nil
+        let scheduled = scheduler.finished(job, outcome: outcome, shared: shared)
+        let delivered = scheduled.contains(.deliver(job))
+        let targets = connections()
+        var actions: [SessionAction] = []
+        for action in scheduled {
+            switch action {
+            case .deliver:
+                guard let frame else { continue }
+                frameStamp += 1
+                lastFrames[slot] = Session.PendingFrameRecord(seq: seq, coarse: coarse, bytes: frame, stamp: frameStamp)
+                Session.trimKeptFrames(&lastFrames, to: keptFrameBytes)
+                let currency = scheduler.currency(for: slot)
+                actions.append(.sendFrame(PendingFrame(seq: seq, bytes: frame) { currency.isCurrent(seq: seq, coarse: coarse) },
+                                          slot, to: targets))
+            case .reportFailure(_, let message):
+                let event = StudioEvent.cellError(.init(cell: slot.cell, seq: seq, kind: slot.kind.rawValue, message: message))
+                actions.append(.sendText(event.message(), to: targets))
+            default:
+                break
+            }
+        }
+        // Only while the session has the machine to itself. Preparing also while others rendered (as background
+        // work) let a page that dragged at once wait behind its own preparation while the learned matte was
+        // being made: drag_measure on the pug fell from 26-30 to 19 updates/s, and twenty editors gained
+        // nothing measurable.
+        if delivered, !job.coarse, !job.refresh, job.request.target.isPreview, let photo = photo?.reference, !shared,
+           preparedForDrag.insert(Session.PreparedPreview(photo: photo, cell: slot.cell, width: job.target.width)).inserted {
+            actions.append(.prepareForDrag(job))
+        }
+        let superseded = outcome == .cancelled || (frame != nil && !delivered)
+        return SessionStep(reply: superseded, actions: actions + carryOut(scheduled))
     }
 }
 

@@ -169,13 +169,13 @@ public final class Studio: Sendable {
         } else {
             (session, role, resumed) = (try hub.create(for: connection), .edit, false)
         }
-        let shown = session.shown
-        session.attach(connection, role: role)
-        let interrupted = resumed ? session.handOverExport(to: connection) : nil
+        // One step: what the page finds is what the session showed as it attached.
+        let arrival = session.attach(connection, role: role, resuming: resumed)
+        let interrupted = arrival.interrupted
         // The key as it is now: a resume has just replaced the one presented.
-        let result = HelloResult(session: session.id, resume: role == .edit ? session.resumeKey : nil, protocol: StudioRequest.Hello.version, server: serverName,
+        let result = HelloResult(session: session.id, resume: role == .edit ? arrival.resumeKey : nil, protocol: StudioRequest.Hello.version, server: serverName,
                                  resumed: resumed, role: role, access: connection.access, limits: limits, planes: PhotoReferences.all,
-                                 notebook: shown.notebook?.notebook, graph: shown.notebook?.graph, photo: shown.photo?.facts, shared: shown.shared,
+                                 notebook: arrival.notebook?.notebook, graph: arrival.notebook?.graph, photo: arrival.photo?.facts, shared: arrival.shared,
                                  export: interrupted.map { ResumedExport(request: $0.export.request, cell: $0.export.export.cell, format: $0.export.export.format) })
         return (result, interrupted)
     }

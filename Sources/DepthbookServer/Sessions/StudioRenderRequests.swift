@@ -22,17 +22,15 @@ extension Studio {
     }
 
     func preview(_ preview: StudioRequest.Preview, _ session: Session) throws -> (CellSeqResult, Session.RenderKickoff) {
-        try session.willPreview(preview.cell, width: preview.width)
-        let kickoff = try session.requestRenders([FrameRequest(slot: RenderSlot(cell: preview.cell, kind: .preview), seq: preview.seq,
-                                                               target: .preview(width: preview.width),
-                                                               interactive: preview.interactive ?? false)])
+        let kickoff = try session.preview(FrameRequest(slot: RenderSlot(cell: preview.cell, kind: .preview), seq: preview.seq,
+                                                       target: .preview(width: preview.width),
+                                                       interactive: preview.interactive ?? false))
         return (CellSeqResult(cell: preview.cell, seq: preview.seq), kickoff)
     }
 
     func crop(_ crop: StudioRequest.Crop, _ session: Session) throws -> (CellSeqResult, Session.RenderKickoff) {
-        try session.willCrop(crop.cell, x: crop.x, y: crop.y, width: crop.w, height: crop.h)
-        let kickoff = try session.requestRenders([FrameRequest(slot: RenderSlot(cell: crop.cell, kind: .crop), seq: crop.seq,
-                                                               target: .crop(x: crop.x, y: crop.y, width: crop.w, height: crop.h))])
+        let kickoff = try session.crop(FrameRequest(slot: RenderSlot(cell: crop.cell, kind: .crop), seq: crop.seq,
+                                                    target: .crop(x: crop.x, y: crop.y, width: crop.w, height: crop.h)))
         return (CellSeqResult(cell: crop.cell, seq: crop.seq), kickoff)
     }
 }
