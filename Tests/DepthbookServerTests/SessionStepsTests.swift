@@ -105,7 +105,7 @@ struct SessionStepsTests {
         let next = try #require(Self.renders(superseded.actions).first?.job)
         #expect(next.request.seq == 2)
         let failed = state.finished(next, outcome: .failed("no depth"), frame: nil, shared: false, keptFrameBytes: 1 << 20)
-        let told = failed.actions.compactMap { if case .sendText(let bytes, let to) = $0 { (String(decoding: bytes, as: UTF8.self), to.map(\.id)) } else { nil } }
+        let told = failed.actions.compactMap { if case .sendEvent(let event, let to) = $0 { (String(decoding: event.message(), as: UTF8.self), to.map(\.id)) } else { nil } }
         #expect(told.count == 1 && told[0].1 == [1] && told[0].0.contains("no depth") && told[0].0.contains("cellError"))
     }
 

@@ -141,14 +141,13 @@ public final class Session: Sendable {
     /// requests (cancelled, a client that does not know the event waited for them in vain); the frames kept for
     /// a page that attaches later are dropped, being of the photo without it.
     func photoImproved(_ better: LoadedPhoto) {
-        let event = StudioEvent.photo(.init(photo: better.facts)).message()
         execute { s in
             guard s.photo?.reference == better.reference else { return SessionStep(reply: ()) }
             s.photo = OpenPhoto(better)
             s.lastFrames.removeAll()
             s.preparedForDrag = s.preparedForDrag.filter { $0.photo != better.reference }
             let targets = s.connections()
-            return SessionStep(reply: (), actions: targets.isEmpty ? [] : [.sendText(event, to: targets)])
+            return SessionStep(reply: (), actions: targets.isEmpty ? [] : [.sendEvent(.photo(.init(photo: better.facts)), to: targets)])
         }
     }
 

@@ -23,8 +23,8 @@ enum SessionAction: Sendable {
     case bind(ClientConnection, SessionRole)
     /// Put a frame in these connections' outboxes (it is checked against its slot's currency as it goes out).
     case sendFrame(PendingFrame, RenderSlot, to: [ClientConnection])
-    /// Send a text message (an event) to these connections.
-    case sendText([UInt8], to: [ClientConnection])
+    /// Send an event to these connections (encoded once, after the step).
+    case sendEvent(StudioEvent, to: [ClientConnection])
     /// Render a cell again in the background as a drag will (`Session.prepareForDrag`).
     case prepareForDrag(RenderJob)
 }
@@ -60,7 +60,8 @@ extension Session {
             case .bind(let connection, let role): connection.bind(self, role: role)
             case .sendFrame(let frame, let slot, let connections):
                 for connection in connections { connection.sendFrame(frame, for: slot) }
-            case .sendText(let bytes, let connections):
+            case .sendEvent(let event, let connections):
+                let bytes = event.message()
                 for connection in connections { connection.sendText(bytes) }
             case .prepareForDrag(let job): prepareForDrag(job)
             }
@@ -78,14 +79,19 @@ extension Session.State {
             case .start(let job):
                 let flag = CancelFlag()
                 cancelFlags[job.ticket] = flag
-                let inputs = notebook.flatMap { notebook in photo.map { RenderInputs(notebook: notebook, photo: $0.reference) } }
-                return .render(job, flag: flag, on: inputs)
+                return .render(job, flag: flag, on: renderInputs)
             case .cancel(let ticket):
                 return cancelFlags[ticket].map { .cancel($0) }
             case .deliver, .reportFailure:
                 return nil
             }
         }
+    }
+
+    /// The notebook and photo a render started now works on, or nil while either is missing.
+    var renderInputs: RenderInputs? {
+        guard let notebook, let photo else { return nil }
+        return RenderInputs(notebook: notebook, photo: photo.reference)
     }
 
     /// Every attached connection (or those with `role`, but `except`).

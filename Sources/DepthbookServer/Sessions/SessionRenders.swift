@@ -89,7 +89,7 @@ extension Session {
                                    _ work: @escaping @Sendable (CheckedNotebook, any PhotoRenderer, @escaping @Sendable () -> Bool) throws -> T,
                                    waiting: (@Sendable (RenderPool.Wait) -> Void)? = nil,
                                    completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
-        guard read({ $0.notebook != nil && $0.photo != nil }) else {
+        guard read({ $0.renderInputs != nil }) else {
             completion(.failure(.badRequest("open a notebook first")))
             return
         }
@@ -102,17 +102,13 @@ extension Session {
                 completion(.failure(ProtocolError(.badRequest, "cancelled: every page of the session left before it ran")))
                 return
             }
-            let snapshot: (CheckedNotebook, PhotoReference)? = read { s in
-                guard let notebook = s.notebook, let photo = s.photo else { return nil }
-                return (notebook, photo.reference)
-            }
-            guard let (notebook, reference) = snapshot else {
+            guard let inputs = read(\.renderInputs) else {
                 completion(.failure(.badRequest("open a notebook first")))
                 return
             }
             do {
-                let renderer = try photos.photo(reference, for: use).renderer
-                completion(.success(try work(notebook, renderer, isCancelled)))
+                let renderer = try photos.photo(inputs.photo, for: use).renderer
+                completion(.success(try work(inputs.notebook, renderer, isCancelled)))
             } catch let error as ProtocolError {
                 completion(.failure(error))
             } catch {
@@ -177,7 +173,7 @@ extension Session.State {
                                           slot, to: targets))
             case .reportFailure(_, let message):
                 let event = StudioEvent.cellError(.init(cell: slot.cell, seq: seq, kind: slot.kind.rawValue, message: message))
-                actions.append(.sendText(event.message(), to: targets))
+                actions.append(.sendEvent(event, to: targets))
             default:
                 break
             }
