@@ -6,7 +6,7 @@ enum EffectCatalog {
         ResizeEffect.self, ThresholdEffect.self, ClosingEffect.self, FeatherEffect.self, MaskGammaEffect.self,
         ApplyMaskEffect.self, NoirEffect.self, ExposureEffect.self, ColorControlsEffect.self, VibranceEffect.self,
         DiscBlurEffect.self, GaussianBlurEffect.self, GammaEffect.self, MaximumComponentEffect.self,
-        BlendWithMaskEffect.self, BackgroundImageEffect.self, FillBehindSubjectEffect.self,
+        BlendWithMaskEffect.self, MatteForegroundEffect.self, FittedMatteEffect.self, BackgroundImageEffect.self, FillBehindSubjectEffect.self,
         // The talks' effects as named recipes.
         DepthThresholdEffect.self, DepthThresholdNoirEffect.self, MatteSeparationEffect.self,
         ScaleSubjectEffect.self, ScaledMatteEffect.self, BigHeadEffect.self, MarchingEffect.self, MarchingCoverageEffect.self,

@@ -80,6 +80,17 @@ enum Primitives {
         try Node(BlendWithMask(), [foreground, background, mask])
     }
 
+    /// The subject's own colour at the matte's soft edge (`MatteForeground`), so a treatment of the subject does
+    /// not carry the background's light into its rim; blend it through `fittedMatte`.
+    static func matteForeground(_ image: Node, matte: Node) throws -> Node {
+        try Node(MatteForeground(output: .colour), [image, matte])
+    }
+
+    /// The matte fitted to the photo's edge where it is soft or misplaced, the α `matteForeground` solved with.
+    static func fittedMatte(_ image: Node, matte: Node) throws -> Node {
+        try Node(MatteForeground(output: .matte), [image, matte])
+    }
+
     static func scaleMask(_ node: Node, by factor: Double) throws -> Node {
         factor == 1 ? node : try node.applying(ScalePlane(factor: Float(factor)))
     }

@@ -35,19 +35,48 @@ struct MatteSeparationEffect: Effect {
     static let vibrance = Param.number("vibrance", "Foreground vibrance", -1...1, default: 0.35, step: 0.01, doc: "Richer muted colours on the subject.")
     static let blur = Param.number("blur", "Background blur", 0...200, default: 40, step: 1, unit: "px", doc: "Disc blur radius of the background, full-resolution pixels.")
     static let background = Param.number("background", "Background exposure", -6...0, default: -2, step: 0.05, unit: "EV", doc: "Darkening of the background; it stays faintly visible.")
+    static let decontaminate = Param.bool("decontaminate", "Subject's own colour at the edge", default: true, doc: "Treat the subject's own colour at the matte's soft edge (matteForeground) and blend it through the matte fitted to the photo's edge (fittedMatte), not the wall behind mixed into it: no light rim. Off is the talk's recipe.")
     static let description = EffectDescription(
         id: "matteSeparation", title: "Matte separation",
         summary: "Foreground through the portrait matte, slightly desaturated with contrast and vibrance, over a dark bokeh background.",
         output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)],
-        parameters: [saturation.row, contrast.row, vibrance.row, blur.row, background.row])
+        parameters: [saturation.row, contrast.row, vibrance.row, blur.row, background.row, decontaminate.row])
 
     static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
         let image = try inputs.node("image"), matte = try inputs.node("matte")
-        var foreground = try Primitives.colorControls(image, saturation: p[Self.saturation], contrast: p[Self.contrast], brightness: 0)
+        let subject = p[Self.decontaminate] ? try Primitives.matteForeground(image, matte: matte) : image
+        let mask = p[Self.decontaminate] ? try Primitives.fittedMatte(image, matte: matte) : matte
+        var foreground = try Primitives.colorControls(subject, saturation: p[Self.saturation], contrast: p[Self.contrast], brightness: 0)
         foreground = try Primitives.vibrance(foreground, amount: p[Self.vibrance])
         var background = try Primitives.discBlur(image, radius: c.nativePixels(p[Self.blur], for: image))
         background = try Primitives.exposure(background, ev: p[Self.background])
-        return BuiltNode(try Primitives.blend(foreground, background, mask: matte), role: .image)
+        return BuiltNode(try Primitives.blend(foreground, background, mask: mask), role: .image)
+    }
+}
+
+/// The subject's own colour at a matte's soft edge: the photo everywhere else. A step to take before treating
+/// the subject and blending it back through the fitted matte (`FittedMatteEffect`).
+struct MatteForegroundEffect: Effect {
+    static let description = EffectDescription(
+        id: "matteForeground", title: "Subject's own colour",
+        summary: "The photo with the background's light taken out of the subject's soft edge (colour decontamination), to treat the subject before blending it back through the fitted matte.",
+        output: .image, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)], parameters: [])
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        BuiltNode(try Primitives.matteForeground(try inputs.node("image"), matte: try inputs.node("matte")), role: .image)
+    }
+}
+
+/// The matte fitted to the photo's edge where it is soft or a pixel or two off (each pixel's α read from its colour
+/// between the background and the subject nearby): the mask to blend `matteForeground`'s colour through.
+struct FittedMatteEffect: Effect {
+    static let description = EffectDescription(
+        id: "fittedMatte", title: "Matte fitted to the photo",
+        summary: "The matte with its soft edge read from the photo's colours between the subject and the background behind it (where they differ), so the subject's own colour blends in where the photo shows it.",
+        output: .plane, inputs: [EffectInput("image", .image), EffectInput("matte", .plane)], parameters: [])
+
+    static func build(_ inputs: EffectInputs, _ p: ResolvedParameters, _ c: EffectContext) throws -> BuiltNode {
+        BuiltNode(try Primitives.fittedMatte(try inputs.node("image"), matte: try inputs.node("matte")), role: .mask)
     }
 }
 

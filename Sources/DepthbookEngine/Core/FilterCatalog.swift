@@ -2,7 +2,7 @@
 public enum FilterCatalog {
     public static let all: [FilterInfo] = [
         PhotoSource.info, PlaneSource.info, Resample.info, AffineTransform.info, Crop.info, GuidedFilter.info,
-        HoleFill.info, GaussianBlur.info, BoxBlur.info, DiscBlur.info, MotionBlur.info, Morphology.info,
+        HoleFill.info, MatteForeground.info, GaussianBlur.info, BoxBlur.info, DiscBlur.info, MotionBlur.info, Morphology.info,
         PercentileThreshold.info, Normalize.info, Threshold.info, SRGBTransfer.info, Exposure.info, Gamma.info,
         ColorControls.info, Vibrance.info, ColorMatrix.info, ComponentExtremum.info, PhotoEffect.info,
         HexagonalPixellate.info, BlendWithMask.info, Composite.info, DepthDisparity.info, Identity.info, FormulaFilter.info,

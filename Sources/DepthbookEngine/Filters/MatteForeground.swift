@@ -1,0 +1,148 @@
+/// The subject's own colour at a soft matte's edge (colour decontamination). Where a matte lies between 0 and 1
+/// the photo mixes the subject with what stands behind it, I = α·F + (1 − α)·B; a treatment of the subject applied
+/// to I (more contrast, a brighter exposure) carries the background's light into the subject's rim, a light line
+/// around a head in front of a bright wall. Apple's matte also sits a pixel or two off the photo's edge, so pixels
+/// it holds whole can be wall. Near the matte's soft edge (the uncertain band) this estimates F:
+/// - the background's colour B̂ and the subject's F̂ from the nearby pixels the matte leaves out and holds whole,
+///   outside the band (means over a window);
+/// - the pixel's own α from its colour, where B̂ and F̂ differ enough to say (its place between the two), else
+///   the matte's;
+/// - F = (I − (1 − α)·B̂) / α where α is large enough to trust (clamped to 0...1), F̂ where it is not.
+/// Elsewhere, and where no pure pixel on either side is near, the photo comes back unchanged.
+/// `output: .matte` gives that α instead (the matte fitted to the photo's edge, unchanged elsewhere): blend the
+/// subject's colour through it, not through the matte it came from. A subject's colour solved for a pixel the
+/// matte misplaces, blended through the misplaced matte, would draw a hard line where the photo is soft (a
+/// defocused shoulder), or a light one where the matte holds the wall (a bright rim). Blended through the fitted
+/// matte over the same background, the colour rebuilds I. Core Image has no equivalent.
+///
+/// Inputs: the image and the matte (0...1), of one size.
+public struct MatteForeground: Filter {
+    public static let info = FilterInfo(
+        name: "matteForeground", coreImageName: nil,
+        summary: "The subject's own colour at a soft matte's edge, without the background mixed in, or the matte fitted to it.")
+
+    /// What the step gives: the subject's colour (an image) or the fitted matte (a plane).
+    public enum Output: String, Sendable {
+        case colour, matte
+    }
+
+    public let output: Output
+
+    public init(output: Output = .colour) { self.output = output }
+
+    public var parameterKey: String { output.rawValue }
+
+    public func outputKind(for inputs: [PixelKind]) throws -> PixelKind {
+        try expect(inputs, [.image, .plane])
+        return output == .colour ? .image : .plane
+    }
+
+    /// At or below this the matte leaves a pixel out, at or above 1 − this it holds it whole.
+    static let pure: Float = 0.02
+    /// Where the solved colour starts to be trusted (it divides by α), and where it is used alone.
+    static let trustFrom: Float = 0.15, trustFull: Float = 0.5
+    /// Squared colour distance between B̂ and F̂ from which α is read from the colour alone (0.1 a channel).
+    static let separable: Float = 0.03
+    /// How far past the matte's soft edge its placement is doubted, in native pixels (the matte's own offset from
+    /// the photo's edge on the shared portraits: 1–2 px at 1158 px wide), and never under 2 rendered pixels.
+    static let nativeMargin = 8.0
+
+    /// The band's margin and the window's radius at `scale`.
+    static func radii(_ scale: Double) -> (margin: Int, window: Int) {
+        let margin = max(2, Int((nativeMargin * scale).rounded()))
+        return (margin, 3 * margin)
+    }
+
+    public func inputTargets(for target: RenderTarget, extent: PixelSize, inputExtents: [PixelSize]) -> [RenderTarget] {
+        let (margin, window) = Self.radii(Double(target.size.width) / Double(extent.width))
+        let grownTarget = grown(target, by: margin + window)
+        return [grownTarget, grownTarget]
+    }
+
+    public func render(_ inputs: [PixelBuffer], _ request: RenderRequest, context: RenderContext) throws -> PixelBuffer {
+        let image = inputs[0], matte = inputs[1], frame = request.target.frame, out = request.region
+        guard matte.region == image.region else {
+            throw RenderError.badInputs(filter: Self.info.name, message: "expects the image and the matte at one size")
+        }
+        let (margin, window) = Self.radii(request.scale)
+        let alpha = PixelBuffer(region: image.region, channels: 1, samples: matte.samples.map { min(max($0.isNaN ? 0 : $0, 0), 1) })
+        var colour = Self.cropped(image, to: out), fitted = Self.cropped(alpha, to: out)
+        let soft = PixelBuffer(region: image.region, channels: 1,
+                               samples: alpha.samples.map { $0 > Self.pure && $0 < 1 - Self.pure ? 1 : 0 })
+        guard soft.samples.contains(1) else { return output == .colour ? colour : fitted }
+        // The band: within `margin` of the soft edge. Pure pixels outside it are what the estimates read.
+        let reach = image.region.intersection(out.outset(by: window))
+        let band = BoxBlur.convolution(radius: margin).run(soft, region: reach, frame: frame, context: context)
+        try context.checkCancelled()
+        let sums = PixelBuffer(region: reach, channels: 8) { buffer in
+            let sums = SendablePointer(buffer.baseAddress!)
+            context.parallelRows(reach.height, samplesPerRow: reach.width * 8) { rows in
+                for row in rows {
+                    let y = reach.y + row
+                    for x in reach.x..<reach.maxX {
+                        let i = row * reach.width + (x - reach.x), a = alpha[frameX: x, frameY: y, channel: 0]
+                        let sure = band.samples[i] <= 0
+                        let behind: Float = sure && a <= Self.pure ? 1 : 0, subject: Float = sure && a >= 1 - Self.pure ? 1 : 0
+                        for c in 0..<3 {
+                            let v = image[frameX: x, frameY: y, channel: c]
+                            sums.pointer[i * 8 + c] = v * behind
+                            sums.pointer[i * 8 + 4 + c] = v * subject
+                        }
+                        sums.pointer[i * 8 + 3] = behind
+                        sums.pointer[i * 8 + 7] = subject
+                    }
+                }
+            }
+        }
+        let means = BoxBlur.convolution(radius: window).run(sums, region: out, frame: frame, context: context)
+        try context.checkCancelled()
+        colour.samples.withUnsafeMutableBufferPointer { colourSamples in
+            fitted.samples.withUnsafeMutableBufferPointer { fittedSamples in
+                let colourOut = SendablePointer(colourSamples.baseAddress!), fittedOut = SendablePointer(fittedSamples.baseAddress!)
+                context.parallelRows(out.height, samplesPerRow: out.width * 4) { rows in
+                    for row in rows {
+                        let y = out.y + row
+                        for x in out.x..<out.maxX where band.samples[(y - reach.y) * reach.width + (x - reach.x)] > 0 {
+                            let o = row * out.width + (x - out.x)
+                            guard let (a, f) = Self.estimate(at: o, alpha: fittedOut.pointer[o], colour: colourOut.pointer, means: means) else { continue }
+                            fittedOut.pointer[o] = a
+                            for c in 0..<3 { colourOut.pointer[o * 3 + c] = f[c] }
+                        }
+                    }
+                }
+            }
+        }
+        return output == .colour ? colour : fitted
+    }
+
+    /// The pixel's α and the subject's colour there, from the pixel, the matte's α and the window's means of the
+    /// pure background and subject; nil where the matte leaves the pixel out or one side has no pure pixel near.
+    private static func estimate(at o: Int, alpha a: Float, colour: UnsafeMutablePointer<Float>, means: PixelBuffer)
+        -> (Float, SIMD3<Float>)? {
+        let nb = means.samples[o * 8 + 3], nf = means.samples[o * 8 + 7]
+        guard a > pure / 2, nb > 0, nf > 0 else { return nil }
+        let pixel = SIMD3(colour[o * 3], colour[o * 3 + 1], colour[o * 3 + 2])
+        let behind = SIMD3(means.samples[o * 8], means.samples[o * 8 + 1], means.samples[o * 8 + 2]) / nb
+        let subject = SIMD3(means.samples[o * 8 + 4], means.samples[o * 8 + 5], means.samples[o * 8 + 6]) / nf
+        let across = subject - behind
+        let length = (across * across).sum()
+        let confidence = min(1, length / separable)
+        let fromColour = length > 0 ? min(max(((pixel - behind) * across).sum() / length, 0), 1) : a
+        let mix = confidence * fromColour + (1 - confidence) * a
+        let t = min(max((mix - trustFrom) / (trustFull - trustFrom), 0), 1)
+        let solved = t > 0 ? ((pixel - (1 - mix) * behind) / mix).clamped(lowerBound: .zero, upperBound: .one) : .zero
+        return (mix, t * solved + (1 - t) * subject)
+    }
+
+    static func cropped(_ buffer: PixelBuffer, to region: PixelRect) -> PixelBuffer {
+        if buffer.region == region { return buffer }
+        return PixelBuffer(region: region, channels: buffer.channels) { samples in
+            for y in region.y..<region.maxY {
+                for x in region.x..<region.maxX {
+                    let i = ((y - region.y) * region.width + (x - region.x)) * buffer.channels
+                    for c in 0..<buffer.channels { samples[i + c] = buffer[frameX: x, frameY: y, channel: c] }
+                }
+            }
+        }
+    }
+}
