@@ -11,7 +11,7 @@ struct MatteForegroundTests {
 
     /// 0 on the left, a ramp whose position moves with the row (a slanted soft edge), 1 on the right.
     static func alpha(_ x: Int, _ y: Int) -> Float {
-        let start = 18 + y / 3, length = 12
+        let start = 18 + y / 3, length = 8
         return min(max(Float(x - start) / Float(length), 0), 1)
     }
 
@@ -57,7 +57,7 @@ struct MatteForegroundTests {
             if a > MatteForeground.pure && a < 1 { edgePixels += 1 }
         }
         print("matteForeground: \(edgePixels) edge pixels, largest error of the subject's colour \(worst), of the rebuilt photo \(rebuilt)")
-        #expect(edgePixels > 200)
+        #expect(edgePixels > 150)
         #expect(worst < 1e-4)
         #expect(rebuilt < 1e-4)
     }

@@ -5,8 +5,8 @@
 /// it holds whole can be wall. Near the matte's soft edge (the uncertain band) this estimates F:
 /// - the background's colour B̂ and the subject's F̂ from the nearby pixels the matte leaves out and holds whole,
 ///   outside the band (means over a window);
-/// - the pixel's own α from its colour, where B̂ and F̂ differ enough to say (its place between the two), else
-///   the matte's;
+/// - the pixel's own α from its colour, where B̂ and F̂ differ enough to say and the pixel lies near the line
+///   between them (its place along it), else the matte's;
 /// - F = (I − (1 − α)·B̂) / α where α is large enough to trust (clamped to 0...1), F̂ where it is not.
 /// Elsewhere, and where no pure pixel on either side is near, the photo comes back unchanged.
 /// `output: .matte` gives that α instead (the matte fitted to the photo's edge, unchanged elsewhere): blend the
@@ -43,6 +43,11 @@ public struct MatteForeground: Filter {
     static let trustFrom: Float = 0.15, trustFull: Float = 0.5
     /// Squared colour distance between B̂ and F̂ from which α is read from the colour alone (0.1 a channel).
     static let separable: Float = 0.03
+    /// How far off the line between background and subject a pixel may lie, squared, as a share of the squared
+    /// distance between them, before its colour says nothing of its α.
+    static let offLine: Float = 0.1
+    /// The share of the window each side's pure pixels must hold for the estimate to count in full.
+    static let fullSupport: Float = 0.05
     /// How far past the matte's soft edge its placement is doubted, in native pixels (the matte's own offset from
     /// the photo's edge on the shared portraits: 1–2 px at 1158 px wide), and never under 2 rendered pixels.
     static let nativeMargin = 8.0
@@ -126,12 +131,20 @@ public struct MatteForeground: Filter {
         let subject = SIMD3(means.samples[o * 8 + 4], means.samples[o * 8 + 5], means.samples[o * 8 + 6]) / nf
         let across = subject - behind
         let length = (across * across).sum()
-        let confidence = min(1, length / separable)
-        let fromColour = length > 0 ? min(max(((pixel - behind) * across).sum() / length, 0), 1) : a
+        let along = length > 0 ? ((pixel - behind) * across).sum() / length : a
+        let fromColour = min(max(along, 0), 1)
+        // The colour is trusted where the two sides differ and the pixel lies near the line between them: an
+        // edge of its own colour (an ear's shadowed rim) is not a mix of these two, and keeps the matte's α.
+        let off = pixel - (behind + fromColour * across)
+        let fits = length > 0 ? max(0, 1 - (off * off).sum() / (offLine * length)) : 0
+        let confidence = min(1, length / separable) * fits
         let mix = confidence * fromColour + (1 - confidence) * a
         let t = min(max((mix - trustFrom) / (trustFull - trustFrom), 0), 1)
         let solved = t > 0 ? ((pixel - (1 - mix) * behind) / mix).clamped(lowerBound: .zero, upperBound: .one) : .zero
-        return (mix, t * solved + (1 - t) * subject)
+        // Few pure pixels in the window make a poor mean, and one entering the window would switch the estimate
+        // on at once (a step in the result): the estimate is eased in with the support of the sparser side.
+        let support = min(1, min(nb, nf) / fullSupport)
+        return (support * mix + (1 - support) * a, support * (t * solved + (1 - t) * subject) + (1 - support) * pixel)
     }
 
     static func cropped(_ buffer: PixelBuffer, to region: PixelRect) -> PixelBuffer {
