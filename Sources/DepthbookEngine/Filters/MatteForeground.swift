@@ -79,27 +79,7 @@ public struct MatteForeground: Filter {
         let reach = image.region.intersection(out.outset(by: window))
         let band = BoxBlur.convolution(radius: margin).run(soft, region: reach, frame: frame, context: context)
         try context.checkCancelled()
-        let sums = PixelBuffer(region: reach, channels: 8) { buffer in
-            let sums = SendablePointer(buffer.baseAddress!)
-            context.parallelRows(reach.height, samplesPerRow: reach.width * 8) { rows in
-                for row in rows {
-                    let y = reach.y + row
-                    for x in reach.x..<reach.maxX {
-                        let i = row * reach.width + (x - reach.x), a = alpha[frameX: x, frameY: y, channel: 0]
-                        let sure = band.samples[i] <= 0
-                        let behind: Float = sure && a <= Self.pure ? 1 : 0, subject: Float = sure && a >= 1 - Self.pure ? 1 : 0
-                        for c in 0..<3 {
-                            let v = image[frameX: x, frameY: y, channel: c]
-                            sums.pointer[i * 8 + c] = v * behind
-                            sums.pointer[i * 8 + 4 + c] = v * subject
-                        }
-                        sums.pointer[i * 8 + 3] = behind
-                        sums.pointer[i * 8 + 7] = subject
-                    }
-                }
-            }
-        }
-        let means = BoxBlur.convolution(radius: window).run(sums, region: out, frame: frame, context: context)
+        let means = Self.windowMeans(image: image, alpha: alpha, band: band, reach: reach, window: window, context: context)
         try context.checkCancelled()
         colour.samples.withUnsafeMutableBufferPointer { colourSamples in
             fitted.samples.withUnsafeMutableBufferPointer { fittedSamples in
@@ -109,7 +89,8 @@ public struct MatteForeground: Filter {
                         let y = out.y + row
                         for x in out.x..<out.maxX where band.samples[(y - reach.y) * reach.width + (x - reach.x)] > 0 {
                             let o = row * out.width + (x - out.x)
-                            guard let (a, f) = Self.estimate(at: o, alpha: fittedOut.pointer[o], colour: colourOut.pointer, means: means) else { continue }
+                            guard let (a, f) = Self.estimate(at: o, alpha: fittedOut.pointer[o], colour: colourOut.pointer,
+                                                             means: means.at(x, y)) else { continue }
                             fittedOut.pointer[o] = a
                             for c in 0..<3 { colourOut.pointer[o * 3 + c] = f[c] }
                         }
@@ -122,13 +103,13 @@ public struct MatteForeground: Filter {
 
     /// The pixel's α and the subject's colour there, from the pixel, the matte's α and the window's means of the
     /// pure background and subject; nil where the matte leaves the pixel out or one side has no pure pixel near.
-    private static func estimate(at o: Int, alpha a: Float, colour: UnsafeMutablePointer<Float>, means: PixelBuffer)
+    private static func estimate(at o: Int, alpha a: Float, colour: UnsafeMutablePointer<Float>, means: WindowMeans.Sample)
         -> (Float, SIMD3<Float>)? {
-        let nb = means.samples[o * 8 + 3], nf = means.samples[o * 8 + 7]
+        let nb = means.behind.w, nf = means.subject.w
         guard a > pure / 2, nb > 0, nf > 0 else { return nil }
         let pixel = SIMD3(colour[o * 3], colour[o * 3 + 1], colour[o * 3 + 2])
-        let behind = SIMD3(means.samples[o * 8], means.samples[o * 8 + 1], means.samples[o * 8 + 2]) / nb
-        let subject = SIMD3(means.samples[o * 8 + 4], means.samples[o * 8 + 5], means.samples[o * 8 + 6]) / nf
+        let behind = SIMD3(means.behind.x, means.behind.y, means.behind.z) / nb
+        let subject = SIMD3(means.subject.x, means.subject.y, means.subject.z) / nf
         let across = subject - behind
         let length = (across * across).sum()
         let along = length > 0 ? ((pixel - behind) * across).sum() / length : a
@@ -145,6 +126,64 @@ public struct MatteForeground: Filter {
         // on at once (a step in the result): the estimate is eased in with the support of the sparser side.
         let support = min(1, min(nb, nf) / fullSupport)
         return (support * mix + (1 - support) * a, support * (t * solved + (1 - t) * subject) + (1 - support) * pixel)
+    }
+
+    /// The pure background's and subject's colour sums and shares over the window about each pixel, kept on a
+    /// grid `cell` pixels coarser (a box mean of radius `window` is smooth; at an export's size the full-resolution
+    /// box over eight channels took most of the step) and read bilinearly.
+    struct WindowMeans {
+        /// Premultiplied colour sums and the share of pure pixels (w), per side.
+        struct Sample {
+            var behind: SIMD4<Float>, subject: SIMD4<Float>
+        }
+
+        let grid: PixelBuffer, origin: (x: Int, y: Int), cell: Int
+
+        func at(_ x: Int, _ y: Int) -> Sample {
+            let gx = min(max((Float(x - origin.x) + 0.5) / Float(cell) - 0.5, 0), Float(grid.width - 1))
+            let gy = min(max((Float(y - origin.y) + 0.5) / Float(cell) - 0.5, 0), Float(grid.height - 1))
+            let x0 = Int(gx), y0 = Int(gy), x1 = min(x0 + 1, grid.width - 1), y1 = min(y0 + 1, grid.height - 1)
+            let tx = gx - Float(x0), ty = gy - Float(y0)
+            var sample = Sample(behind: .zero, subject: .zero)
+            for (cx, cy, weight) in [(x0, y0, (1 - tx) * (1 - ty)), (x1, y0, tx * (1 - ty)), (x0, y1, (1 - tx) * ty), (x1, y1, tx * ty)]
+            where weight > 0 {
+                let i = (cy * grid.width + cx) * 8
+                sample.behind += weight * SIMD4(grid.samples[i], grid.samples[i + 1], grid.samples[i + 2], grid.samples[i + 3])
+                sample.subject += weight * SIMD4(grid.samples[i + 4], grid.samples[i + 5], grid.samples[i + 6], grid.samples[i + 7])
+            }
+            return sample
+        }
+    }
+
+    /// Sums of the pure pixels (outside the band) per coarse cell, then their box mean over the window.
+    static func windowMeans(image: PixelBuffer, alpha: PixelBuffer, band: PixelBuffer, reach: PixelRect, window: Int,
+                            context: RenderContext) -> WindowMeans {
+        let cell = max(1, window / 4)
+        let gridWidth = (reach.width + cell - 1) / cell, gridHeight = (reach.height + cell - 1) / cell
+        let gridRect = PixelRect(x: 0, y: 0, width: gridWidth, height: gridHeight)
+        let perPixel = 1 / Float(cell * cell)
+        var sums = PixelBuffer(region: gridRect, channels: 8)
+        sums.samples.withUnsafeMutableBufferPointer { buffer in
+            let sums = SendablePointer(buffer.baseAddress!)
+            context.parallelRows(gridHeight, minimumBand: 1, samplesPerRow: reach.width * cell * 8) { gridRows in
+                for gridRow in gridRows {
+                    for y in (reach.y + gridRow * cell)..<min(reach.maxY, reach.y + (gridRow + 1) * cell) {
+                        for x in reach.x..<reach.maxX {
+                            let a = alpha[frameX: x, frameY: y, channel: 0]
+                            let sure = band.samples[(y - reach.y) * reach.width + (x - reach.x)] <= 0
+                            let behind = sure && a <= pure, subject = sure && a >= 1 - pure
+                            guard behind || subject else { continue }
+                            let g = (gridRow * gridWidth + (x - reach.x) / cell) * 8 + (subject ? 4 : 0)
+                            for c in 0..<3 { sums.pointer[g + c] += image[frameX: x, frameY: y, channel: c] * perPixel }
+                            sums.pointer[g + 3] += perPixel
+                        }
+                    }
+                }
+            }
+        }
+        let radius = max(1, Int((Double(window) / Double(cell)).rounded()))
+        let grid = BoxBlur.convolution(radius: radius).run(sums, region: gridRect, frame: gridRect, context: context)
+        return WindowMeans(grid: grid, origin: (reach.x, reach.y), cell: cell)
     }
 
     static func cropped(_ buffer: PixelBuffer, to region: PixelRect) -> PixelBuffer {
