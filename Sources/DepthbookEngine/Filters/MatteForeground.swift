@@ -40,12 +40,14 @@ public struct MatteForeground: Filter {
     /// At or below this the matte leaves a pixel out, at or above 1 − this it holds it whole.
     static let pure: Float = 0.02
     /// Where the solved colour starts to be trusted (it divides by α), and where it is used alone.
-    static let trustFrom: Float = 0.15, trustFull: Float = 0.5
+    static let trustFrom: Float = 0.3, trustFull: Float = 0.7
     /// Squared colour distance between B̂ and F̂ from which α is read from the colour alone (0.1 a channel).
     static let separable: Float = 0.03
     /// How far off the line between background and subject a pixel may lie, squared, as a share of the squared
     /// distance between them, before its colour says nothing of its α.
     static let offLine: Float = 0.1
+    /// Below this fitted α the subject's colour fades into the photo's (its weight in a blend is under 5 %).
+    static let faint: Float = 0.05
     /// The share of the window each side's pure pixels must hold for the estimate to count in full.
     static let fullSupport: Float = 0.05
     /// How far past the matte's soft edge its placement is doubted, in native pixels (the matte's own offset from
@@ -125,7 +127,11 @@ public struct MatteForeground: Filter {
         // Few pure pixels in the window make a poor mean, and one entering the window would switch the estimate
         // on at once (a step in the result): the estimate is eased in with the support of the sparser side.
         let support = min(1, min(nb, nf) / fullSupport)
-        return (support * mix + (1 - support) * a, support * (t * solved + (1 - t) * subject) + (1 - support) * pixel)
+        let fitted = support * mix + (1 - support) * a
+        // Where the fitted matte all but leaves the pixel out, its colour barely counts in a blend: the photo's
+        // is kept there, so the step's own picture shows no specks of subject colour in the background.
+        let shown = min(1, fitted / faint)
+        return (fitted, pixel + shown * support * (t * solved + (1 - t) * subject - pixel))
     }
 
     /// The pure background's and subject's colour sums and shares over the window about each pixel, kept on a
