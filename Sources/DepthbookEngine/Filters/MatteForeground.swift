@@ -73,7 +73,7 @@ public struct MatteForeground: Filter {
         }
         let (margin, window) = Self.radii(request.scale)
         let alpha = PixelBuffer(region: image.region, channels: 1, samples: matte.samples.map { min(max($0.isNaN ? 0 : $0, 0), 1) })
-        var colour = Self.cropped(image, to: out), fitted = Self.cropped(alpha, to: out)
+        var colour = image.cropped(to: out), fitted = alpha.cropped(to: out)
         let soft = PixelBuffer(region: image.region, channels: 1,
                                samples: alpha.samples.map { $0 > Self.pure && $0 < 1 - Self.pure ? 1 : 0 })
         guard soft.samples.contains(1) else { return output == .colour ? colour : fitted }
@@ -190,17 +190,5 @@ public struct MatteForeground: Filter {
         let radius = max(1, Int((Double(window) / Double(cell)).rounded()))
         let grid = BoxBlur.convolution(radius: radius).run(sums, region: gridRect, frame: gridRect, context: context)
         return WindowMeans(grid: grid, origin: (reach.x, reach.y), cell: cell)
-    }
-
-    static func cropped(_ buffer: PixelBuffer, to region: PixelRect) -> PixelBuffer {
-        if buffer.region == region { return buffer }
-        return PixelBuffer(region: region, channels: buffer.channels) { samples in
-            for y in region.y..<region.maxY {
-                for x in region.x..<region.maxX {
-                    let i = ((y - region.y) * region.width + (x - region.x)) * buffer.channels
-                    for c in 0..<buffer.channels { samples[i + c] = buffer[frameX: x, frameY: y, channel: c] }
-                }
-            }
-        }
     }
 }
