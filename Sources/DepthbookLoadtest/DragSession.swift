@@ -16,6 +16,10 @@ struct SessionResult: Sendable {
     var finalLatencies: [Double] = []
     var finalUpdatesPerSecond: Double = 0
     var finalMaxGap: Double = 0
+    /// The server's own render time of each frame of the watched cell during the drag, coarse and full apart
+    /// (where the time goes: a render that slow is work, a latency much longer than it is waiting).
+    var coarseRenderMs: [Double] = []
+    var fullRenderMs: [Double] = []
     /// From opening the photo until the planes the server was still making for it had come (0: none were coming).
     var readyMs: Double = 0
 }
@@ -43,6 +47,8 @@ struct DragSession {
         /// The cell a person watches, and every frame of it: (seq, coarse, when).
         let finalCell = Locked("")
         let finalFrames = Locked<[(seq: Int, coarse: Bool, at: ContinuousClock.Instant)]>([])
+        /// The watched cell's frames' render times as the server reported them: (coarse, ms, when).
+        let finalRenders = Locked<[(coarse: Bool, ms: Double, at: ContinuousClock.Instant)]>([])
         /// Cells that have shown a full frame of the warm-up previews.
         let warmed = Locked<Set<String>>([])
         /// Set when the server said the photo has every plane it was making (a `photo` event without `coming`).
@@ -163,7 +169,7 @@ struct DragSession {
                 nextID += 1
                 let change = StudioRequest.setParams(.init(
                     cell: cell, params: ["percentile": .number(percentile)], seq: seq, interactive: !last,
-                    offscreen: options.scrolledToSlider && !last ? Array(between) : nil))
+                    offscreen: options.scrolledToSlider ? Array(between) : nil))
                 let now = ContinuousClock.now
                 shared.sentAt.withLock { $0[seq] = now }
                 presenting?.sentAt.withLock { $0[seq] = now }
@@ -231,6 +237,9 @@ struct DragSession {
             result.finalLatencies.append(ms(answer.at - at))
         }
         guard let dragStart = sent[first] else { return }
+        let renders = shared.finalRenders.withLock { $0 }.filter { $0.at >= dragStart }
+        result.coarseRenderMs = renders.filter(\.coarse).map(\.ms)
+        result.fullRenderMs = renders.filter { !$0.coarse }.map(\.ms)
         let during = frames.filter { $0.at >= dragStart && $0.at <= dragEnd }.map(\.at)
         let span = ms(dragEnd - dragStart)
         if span > 0 { result.finalUpdatesPerSecond = Double(during.count) / (span / 1000) }
@@ -255,6 +264,7 @@ struct DragSession {
             if !header.coarse { shared.warmed.withLock { _ = $0.insert(header.cell) } }
             if header.cell == shared.finalCell.withLock({ $0 }) {
                 shared.finalFrames.withLock { $0.append((header.seq, header.coarse, now)) }
+                shared.finalRenders.withLock { $0.append((header.coarse, header.renderMs, now)) }
             }
             guard header.cell == shared.cell.withLock({ $0 }) else { return }
             if !header.coarse { shared.histogramWanted.store(true, ordering: .relaxed) }

@@ -72,6 +72,10 @@ public struct Loadtest: Sendable {
         /// The worst session's own figures: its final-frame p95 and its updates a second.
         public var slowest_final_full_p95_ms: Double = 0
         public var slowest_final_updates_per_s: Double = 0
+        /// The server's render time (its `renderMs`) of the watched cell's frames from the drag's start, coarse
+        /// and full apart, p50 over every session: the work one picture costs under this load.
+        public var final_coarse_render_p50_ms: Double = 0
+        public var final_full_render_p50_ms: Double = 0
         /// Cores the server spent from the first session's start to the last one's end (its CPU seconds over
         /// the wall time, read from `/api/stats`); 0 when the server does not say.
         public var server_cpu_cores: Double = 0
@@ -157,6 +161,8 @@ public struct Loadtest: Sendable {
         report.slowest_final_full_p95_ms = perSession.map { Self.percentile($0.finalLatencies.sorted(), 0.95) }.max() ?? 0
         report.slowest_final_updates_per_s = ((perSession.map(\.finalUpdatesPerSecond).min() ?? 0) * 10).rounded() / 10
         report.server_cpu_cores = (cores * 100).rounded() / 100
+        report.final_coarse_render_p50_ms = Self.percentile(all.flatMap(\.coarseRenderMs).sorted(), 0.5)
+        report.final_full_render_p50_ms = Self.percentile(all.flatMap(\.fullRenderMs).sorted(), 0.5)
         let audience = watched.withLock { $0 }
         if !audience.isEmpty {
             let pooled = audience.flatMap(\.finalLatencies).sorted()

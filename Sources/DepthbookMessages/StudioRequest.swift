@@ -84,7 +84,7 @@ public enum StudioRequest: Sendable, Equatable {
         public var seq: Int
         public var interactive: Bool?
         /// Cells below that the page does not show now (scrolled away): an interactive change leaves them
-        /// out; the change that ends the drag renders them too.
+        /// out; the change that ends the drag renders them too, after every frame in view (anyone's).
         public var offscreen: [String]?
         public init(cell: String, params: [String: ParameterValue], unset: [String]? = nil, seq: Int, interactive: Bool? = nil,
                     offscreen: [String]? = nil) {

@@ -32,7 +32,8 @@ struct SessionEditsTests {
         #expect(state.shared == nil, "an edited saved notebook is no longer that version")
     }
 
-    /// Cells the page scrolled away wait while the slider moves, and render with the change that ends the drag.
+    /// Cells the page scrolled away wait while the slider moves, and render with the change that ends the drag,
+    /// after every frame in view (`unseen`: the pool runs them once no session has a frame waiting).
     @Test func offscreenCellsWaitForTheDragsLastChange() throws {
         var state = try Self.opened()
         let moving = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(41)], unset: nil, seq: 2,
@@ -40,7 +41,13 @@ struct SessionEditsTests {
         #expect(try state.apply(moving).reply.requests.map(\.slot.cell) == ["mask"])
         let last = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(42)], unset: nil, seq: 3,
                                            interactive: false, offscreen: ["result"])
-        #expect(try state.apply(last).reply.requests.map(\.slot.cell) == ["mask", "result"])
+        let requests = try state.apply(last).reply.requests
+        #expect(requests.map(\.slot.cell) == ["mask", "result"])
+        #expect(requests.map(\.unseen) == [false, true] && !requests.contains(where: \.interactive))
+        // A change that ends a drag with every cell in view renders them all as frames in view.
+        let shown = StudioRequest.SetParams(cell: "mask", params: ["percentile": .number(43)], unset: nil, seq: 4,
+                                            interactive: false, offscreen: nil)
+        #expect(try state.apply(shown).reply.requests.map(\.unseen) == [false, false])
     }
 
     @Test func refusedChangesLeaveTheStateAsItWas() throws {

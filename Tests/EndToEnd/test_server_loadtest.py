@@ -8,13 +8,13 @@ import subprocess
 
 import pytest
 
-from test_server_support import binary, start_server
+from test_server_support import Client, binary, start_server
 
 KEYS = ["sessions", "changes", "frames", "p50_ms", "p95_ms", "max_ms", "dropped", "errors", "server_rss_mb", "first_error",
         "final_cell", "final_full_p50_ms", "final_full_p95_ms", "final_full_max_ms", "final_updates_per_s", "final_max_gap_ms",
         "photos", "photos_ready_max_ms", "slowest_final_full_p95_ms", "slowest_final_updates_per_s", "server_cpu_cores",
         "watchers", "watcher_final_full_p50_ms", "watcher_final_full_p95_ms", "slowest_watcher_final_full_p95_ms",
-        "watcher_updates_per_s"]
+        "watcher_updates_per_s", "final_coarse_render_p50_ms", "final_full_render_p50_ms"]
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +52,8 @@ def test_two_sessions_drag_the_slider(server):
     assert report["final_cell"] == "result"
     assert 0 < report["final_full_p50_ms"] <= report["final_full_p95_ms"] <= report["final_full_max_ms"]
     assert report["final_updates_per_s"] > 0 and report["final_max_gap_ms"] > 0
+    # The server's own render time of those frames: full ones came, and each took some time to render.
+    assert report["final_full_render_p50_ms"] > 0 and report["final_coarse_render_p50_ms"] >= 0
     assert server.alive()
 
 
@@ -164,3 +166,38 @@ def test_wss_through_a_tls_terminator(server, tmp_path):
             assert refused["errors"] == 1 and refused["frames"] == 0, (extra, refused)
     finally:
         forwarder.stop()
+
+
+def test_cells_out_of_view_render_after_the_result_as_the_drag_ends(server):
+    """A page scrolled to the slider names the cells between it and the result in every change of a drag:
+    they wait while the slider moves, and the change that ends the drag renders them after the result (as
+    background work, behind every session's frames in view) instead of before it in notebook order."""
+    client = Client(server)
+    try:
+        client.ok("hello", protocol=1)
+        opened = client.ok("openNotebook", name="depth-threshold")
+        cells = opened["notebook"]["cells"]
+        mask = next(c["id"] for c in cells if c.get("effect") == "threshold")
+        shown = [c["id"] for c in cells if opened["graph"]["cells"].get(c["id"], {}).get("renders")]
+        for cell in shown:
+            client.ok("preview", cell=cell, width=256, seq=1)
+        for cell in shown:
+            client.wait_frame(cell, 1, coarse=False)
+        after = shown[shown.index(mask) + 1:]
+        between = [cell for cell in after if cell != "result"]
+        moving = client.ok("setParams", cell=mask, params={"percentile": 40}, seq=2, interactive=True, offscreen=between)
+        assert {r["cell"] for r in moving["renders"]} == {mask, "result"}, moving
+        client.wait_frame("result", 2, coarse=False)
+        resting = client.ok("setParams", cell=mask, params={"percentile": 41}, seq=3, interactive=False, offscreen=between)
+        rendered = [r["cell"] for r in resting["renders"]]
+        unseen = [cell for cell in rendered if cell in between]
+        assert len(unseen) >= 3 and "result" in rendered, resting
+        for cell in rendered:
+            client.wait_frame(cell, 3, coarse=False)
+        order = [header["cell"] for header, _ in client.frames if header["seq"] == 3]
+        assert all(order.index("result") < order.index(cell) for cell in unseen), order
+        # Notebook order would have put every one of them before the result.
+        assert all(shown.index(cell) < shown.index("result") for cell in unseen)
+    finally:
+        client.close()
+    assert server.alive()

@@ -85,11 +85,11 @@ export class ParamEdits {
             session.sentAt.set(seq, performance.now());
             const message = { cell: cellId, params, seq, interactive };
             if (unset.size > 0) message.unset = [...unset];
-            let waiting = [];
-            if (interactive) {
-                waiting = this.scrolledAwayBelow(cellId);
-                if (waiting.length > 0) message.offscreen = waiting;
-            }
+            // Cells scrolled away wait while the slider moves; the drag's last change names them too, so the
+            // server renders them after every picture in view (this page's and other people's).
+            const offscreen = this.scrolledAwayBelow(cellId);
+            if (offscreen.length > 0) message.offscreen = offscreen;
+            const waiting = interactive ? offscreen : [];
             // Cells left waiting stay 'pending' until the drag's last change renders them. The reply lists the
             // renders the server scheduled (by its graph): one the page did not expect is awaited from then on.
             for (const id of this.rendered(cellId, [...Object.keys(params), ...unset])) if (!waiting.includes(id)) session.previews.awaiting(id, seq);

@@ -22,12 +22,17 @@ public struct FrameRequest: Sendable, Equatable {
     public var target: CellRenderRequest
     /// True while a slider moves: render a coarse preview first, then the full one if nothing newer came.
     public var interactive: Bool
+    /// A cell the page does not show now (scrolled away), rendered as the drag ends: it waits until no session
+    /// has a frame in view waiting. Twenty editors' final frames each queued behind seven hidden cells of their
+    /// own, 736 px each (p95 3.1 s, docs/server.md).
+    public var unseen: Bool
 
-    public init(slot: RenderSlot, seq: Int, target: CellRenderRequest, interactive: Bool = false) {
+    public init(slot: RenderSlot, seq: Int, target: CellRenderRequest, interactive: Bool = false, unseen: Bool = false) {
         self.slot = slot
         self.seq = seq
         self.target = target
         self.interactive = interactive
+        self.unseen = unseen
     }
 }
 

@@ -57,7 +57,8 @@ extension Session.State {
     /// scheduler as the cell's own render is asked for, before the notebook changes; a cell below whose preview
     /// a newer request already asked for is left to it. Returns the renders asked for and what the session is to
     /// do (start them, cancel the ones they replace).
-    /// While a slider moves, cells the page has scrolled away (`offscreen`) wait for the drag's last change.
+    /// While a slider moves, cells the page has scrolled away (`offscreen`) wait for the drag's last change, which
+    /// renders them after every frame in view.
     mutating func apply(_ set: StudioRequest.SetParams) throws -> SessionStep<(requests: [FrameRequest], notebook: CheckedNotebook?)> {
         guard let open = notebook else { throw ProtocolError.badRequest("open a notebook first") }
         guard open.notebook.cell(set.cell) != nil else {
@@ -73,15 +74,20 @@ extension Session.State {
         let interactive = set.interactive ?? false
         var requests = [FrameRequest(slot: RenderSlot(cell: set.cell, kind: .preview), seq: set.seq,
                                      target: .preview(width: previewWidths[set.cell] ?? Limits.studio.defaultPreviewWidth), interactive: interactive)]
-        let waiting = interactive ? Set(set.offscreen ?? []) : []
-        // Cells a link moved with it, then everything below any of them, each once in notebook order.
+        let offscreen = Set(set.offscreen ?? [])
+        // Cells a link moved with it, then everything below any of them, each once in notebook order; those
+        // scrolled away wait while the slider moves, and as it rests go last, after everyone's frames in view.
         let linked = changed.cellsLinked(to: set.cell, names: Array(set.params.keys) + (set.unset ?? []))
         let moved = Set([set.cell] + linked)
         let below = Set(moved.flatMap { changed.dependents(of: $0) }).union(linked).subtracting([set.cell])
-        for cell in changed.notebook.cells.map(\.id) where below.contains(cell) && !waiting.contains(cell) {
-            guard let width = previewWidths[cell] else { continue }
+        let cells = changed.notebook.cells.map(\.id).filter { below.contains($0) && previewWidths[$0] != nil }
+        for cell in cells.filter({ !offscreen.contains($0) }) {
             requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
-                                         target: .preview(width: width), interactive: interactive))
+                                         target: .preview(width: previewWidths[cell]!), interactive: interactive))
+        }
+        for cell in cells.filter({ offscreen.contains($0) }) where !interactive {
+            requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
+                                         target: .preview(width: previewWidths[cell]!), unseen: true))
         }
         var actions: [RenderScheduler.Action]
         do {

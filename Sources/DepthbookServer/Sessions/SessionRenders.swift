@@ -20,7 +20,7 @@ extension Session {
 
     /// Runs a render the scheduler started on the pool, then hands its outcome back to the session (`complete`).
     func run(_ job: RenderJob, flag: CancelFlag, on inputs: RenderInputs?) {
-        pool.submit(owner: owner, priority: job.isHeavy ? .long : .frame) { [self] in
+        pool.submit(owner: owner, priority: job.isHeavy ? .long : job.request.unseen ? .background : .frame) { [self] in
             guard let inputs else {
                 complete(job, outcome: .failed("open a notebook and a photo first"), frame: nil)
                 return
