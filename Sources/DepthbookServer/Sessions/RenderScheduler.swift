@@ -23,7 +23,7 @@ public struct FrameRequest: Sendable, Equatable {
     /// True while a slider moves: render a coarse preview first, then the full one if nothing newer came.
     public var interactive: Bool
     /// A cell the page does not show now (scrolled away), rendered as the drag ends: it waits until no session
-    /// has a frame in view waiting. Twenty editors' final frames each queued behind seven hidden cells of their
+    /// has a frame in view waiting. Twenty editors' final frames each queued behind four hidden cells of their
     /// own, 736 px each (p95 3.1 s, docs/server.md).
     public var unseen: Bool
 
