@@ -44,11 +44,9 @@ struct DragSession {
         let replies = Locked<[Int: JSONValue]>([:])
         let cell = Locked("")
         let firstError = Locked<String?>(nil)
-        /// The cell a person watches, and every frame of it: (seq, coarse, when).
+        /// The cell a person watches, and every frame of it: (seq, coarse, when, the server's render time).
         let finalCell = Locked("")
-        let finalFrames = Locked<[(seq: Int, coarse: Bool, at: ContinuousClock.Instant)]>([])
-        /// The watched cell's frames' render times as the server reported them: (coarse, ms, when).
-        let finalRenders = Locked<[(coarse: Bool, ms: Double, at: ContinuousClock.Instant)]>([])
+        let finalFrames = Locked<[(seq: Int, coarse: Bool, at: ContinuousClock.Instant, renderMs: Double)]>([])
         /// Cells that have shown a full frame of the warm-up previews.
         let warmed = Locked<Set<String>>([])
         /// Set when the server said the photo has every plane it was making (a `photo` event without `coming`).
@@ -237,9 +235,9 @@ struct DragSession {
             result.finalLatencies.append(ms(answer.at - at))
         }
         guard let dragStart = sent[first] else { return }
-        let renders = shared.finalRenders.withLock { $0 }.filter { $0.at >= dragStart }
-        result.coarseRenderMs = renders.filter(\.coarse).map(\.ms)
-        result.fullRenderMs = renders.filter { !$0.coarse }.map(\.ms)
+        let renders = frames.filter { $0.at >= dragStart }
+        result.coarseRenderMs = renders.filter(\.coarse).map(\.renderMs)
+        result.fullRenderMs = renders.filter { !$0.coarse }.map(\.renderMs)
         let during = frames.filter { $0.at >= dragStart && $0.at <= dragEnd }.map(\.at)
         let span = ms(dragEnd - dragStart)
         if span > 0 { result.finalUpdatesPerSecond = Double(during.count) / (span / 1000) }
@@ -263,8 +261,7 @@ struct DragSession {
             let now = ContinuousClock.now
             if !header.coarse { shared.warmed.withLock { _ = $0.insert(header.cell) } }
             if header.cell == shared.finalCell.withLock({ $0 }) {
-                shared.finalFrames.withLock { $0.append((header.seq, header.coarse, now)) }
-                shared.finalRenders.withLock { $0.append((header.coarse, header.renderMs, now)) }
+                shared.finalFrames.withLock { $0.append((header.seq, header.coarse, now, header.renderMs)) }
             }
             guard header.cell == shared.cell.withLock({ $0 }) else { return }
             if !header.coarse { shared.histogramWanted.store(true, ordering: .relaxed) }
