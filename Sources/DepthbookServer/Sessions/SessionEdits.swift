@@ -80,14 +80,13 @@ extension Session.State {
         let linked = changed.cellsLinked(to: set.cell, names: Array(set.params.keys) + (set.unset ?? []))
         let moved = Set([set.cell] + linked)
         let below = Set(moved.flatMap { changed.dependents(of: $0) }).union(linked).subtracting([set.cell])
-        let cells = changed.notebook.cells.map(\.id).filter { below.contains($0) && previewWidths[$0] != nil }
-        for cell in cells.filter({ !offscreen.contains($0) }) {
-            requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
-                                         target: .preview(width: previewWidths[cell]!), interactive: interactive))
+        let previewed = changed.notebook.cells.map(\.id).filter(below.contains).compactMap { cell in
+            previewWidths[cell].map { FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
+                                                   target: .preview(width: $0), interactive: interactive) }
         }
-        for cell in cells.filter({ offscreen.contains($0) }) where !interactive {
-            requests.append(FrameRequest(slot: RenderSlot(cell: cell, kind: .preview), seq: set.seq,
-                                         target: .preview(width: previewWidths[cell]!), unseen: true))
+        requests += previewed.filter { !offscreen.contains($0.slot.cell) }
+        if !interactive {
+            requests += previewed.filter { offscreen.contains($0.slot.cell) }.map { var unseen = $0; unseen.unseen = true; return unseen }
         }
         var actions: [RenderScheduler.Action]
         do {
