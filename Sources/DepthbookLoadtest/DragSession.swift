@@ -14,6 +14,9 @@ struct SessionResult: Sendable {
     var firstError: String?
     var finalCell = ""
     var finalLatencies: [Double] = []
+    /// From the drag's last change (the slider let go) until the watched cell's full frame answering it; nil when
+    /// none came.
+    var settleMs: Double?
     var finalUpdatesPerSecond: Double = 0
     var finalMaxGap: Double = 0
     /// The server's own render time of each frame of the watched cell during the drag, coarse and full apart
@@ -233,6 +236,7 @@ struct DragSession {
         for seq in first...last {
             guard let at = sent[seq], let answer = frames.first(where: { !$0.coarse && $0.seq >= seq && $0.at >= at }) else { continue }
             result.finalLatencies.append(ms(answer.at - at))
+            if seq == last { result.settleMs = ms(answer.at - at) }
         }
         guard let dragStart = sent[first] else { return }
         let renders = frames.filter { $0.at >= dragStart }

@@ -60,6 +60,11 @@ public struct Loadtest: Sendable {
         public var final_full_p50_ms: Double = 0
         public var final_full_p95_ms: Double = 0
         public var final_full_max_ms: Double = 0
+        /// Per session, from the drag's last change (the slider let go) until that cell's full frame answering it:
+        /// what a person waits for once the hand stops.
+        public var settle_p50_ms: Double = 0
+        public var settle_p95_ms: Double = 0
+        public var settle_max_ms: Double = 0
         /// New pictures of that cell a second during the drag (coarse or full), averaged over sessions.
         public var final_updates_per_s: Double = 0
         /// The longest time that cell's picture stood still during the drag, over all sessions.
@@ -156,6 +161,10 @@ public struct Loadtest: Sendable {
                       final_full_max_ms: ((finals.last ?? 0) * 10).rounded() / 10,
                       final_updates_per_s: rates.isEmpty ? 0 : ((rates.reduce(0, +) / Double(rates.count)) * 10).rounded() / 10,
                       final_max_gap_ms: ((all.map(\.finalMaxGap).max() ?? 0) * 10).rounded() / 10)
+        let settles = all.compactMap(\.settleMs).sorted()
+        report.settle_p50_ms = Self.percentile(settles, 0.5)
+        report.settle_p95_ms = Self.percentile(settles, 0.95)
+        report.settle_max_ms = ((settles.last ?? 0) * 10).rounded() / 10
         report.photos = max(1, uploads.count)
         report.photos_ready_max_ms = ((all.map(\.readyMs).max() ?? 0) * 10).rounded() / 10
         report.slowest_final_full_p95_ms = perSession.map { Self.percentile($0.finalLatencies.sorted(), 0.95) }.max() ?? 0

@@ -53,6 +53,26 @@ struct RenderPoolTests {
         #expect(log.all == ["A0", "C frame", "A1", "B prepare", "C prepare"])
     }
 
+    /// A settled frame (a slider let go) goes before every session's drag frames, whoever was served least
+    /// recently, and before its own session's other frames; settled frames go in the order they were asked for.
+    @Test func settledFramesGoBeforeEveryonesDragFrames() {
+        let pool = RenderPool(width: 1)
+        let log = Log()
+        let gate = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        pool.submit(owner: 1) { log.add("A coarse"); _ = gate.wait(timeout: .now() + 10); done.signal() }
+        pool.submit(owner: 2) { log.add("B coarse"); done.signal() }
+        pool.submit(owner: 3) { log.add("C coarse"); done.signal() }
+        pool.submit(owner: 4, priority: .background) { log.add("D unseen"); done.signal() }
+        pool.submit(owner: 4, priority: .settled) { log.add("D final mask"); done.signal() }
+        pool.submit(owner: 4, priority: .settled) { log.add("D final result"); done.signal() }
+        pool.submit(owner: 3, priority: .settled) { log.add("C final"); done.signal() }
+        pool.submit(owner: 1) { log.add("A coarse 2"); done.signal() }
+        gate.signal()
+        #expect(Self.awaitSignals(done, count: 8))
+        #expect(log.all == ["A coarse", "D final mask", "D final result", "C final", "B coarse", "A coarse 2", "C coarse", "D unseen"])
+    }
+
     /// Two sessions exporting never hold every worker: the second export waits, and a third session's frame
     /// starts while the first export still runs.
     @Test func longJobsLeaveAWorkerForFrames() {

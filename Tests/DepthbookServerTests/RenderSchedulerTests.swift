@@ -63,6 +63,24 @@ struct RenderSchedulerTests {
         #expect(scheduler.finished(full[0], outcome: .rendered) == [.deliver(full[0])])
     }
 
+    /// Only the full frame of a request made at rest and in view is settled (it goes first in the pool): not a
+    /// drag's coarse pass, nor the full pass that follows it, nor a cell out of view.
+    @Test func onlyAFullFrameAtRestInViewIsSettled() throws {
+        var scheduler = RenderScheduler()
+        let coarse = started(try scheduler.request(request(1, interactive: true)))[0]
+        let fullAfterCoarse = started(scheduler.finished(coarse, outcome: .rendered))[0]
+        #expect(!coarse.isSettled && !fullAfterCoarse.isSettled)
+        #expect(coarse.poolPriority == .frame && fullAfterCoarse.poolPriority == .frame)
+        _ = scheduler.finished(fullAfterCoarse, outcome: .rendered)
+        let atRest = started(try scheduler.request(request(2)))[0]
+        #expect(atRest.isSettled && atRest.poolPriority == .settled)
+        var unseen = request(3)
+        unseen.unseen = true
+        var other = RenderScheduler()
+        let hidden = started(try other.request(unseen))[0]
+        #expect(!hidden.isSettled && hidden.poolPriority == .background)
+    }
+
     @Test func aNewerChangeCancelsTheFullPassAfterACoarseOne() throws {
         var scheduler = RenderScheduler()
         let coarse = started(try scheduler.request(request(1, interactive: true)))[0]

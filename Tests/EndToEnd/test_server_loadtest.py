@@ -14,7 +14,8 @@ KEYS = ["sessions", "changes", "frames", "p50_ms", "p95_ms", "max_ms", "dropped"
         "final_cell", "final_full_p50_ms", "final_full_p95_ms", "final_full_max_ms", "final_updates_per_s", "final_max_gap_ms",
         "photos", "photos_ready_max_ms", "slowest_final_full_p95_ms", "slowest_final_updates_per_s", "server_cpu_cores",
         "watchers", "watcher_final_full_p50_ms", "watcher_final_full_p95_ms", "slowest_watcher_final_full_p95_ms",
-        "watcher_updates_per_s", "final_coarse_render_p50_ms", "final_full_render_p50_ms"]
+        "watcher_updates_per_s", "final_coarse_render_p50_ms", "final_full_render_p50_ms",
+        "settle_p50_ms", "settle_p95_ms", "settle_max_ms"]
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +55,8 @@ def test_two_sessions_drag_the_slider(server):
     assert report["final_updates_per_s"] > 0 and report["final_max_gap_ms"] > 0
     # The server's own render time of those frames: full ones came, and each took some time to render.
     assert report["final_full_render_p50_ms"] > 0 and report["final_coarse_render_p50_ms"] >= 0
+    # Letting go: each session's last change got its full frame, one of the per-change waits above.
+    assert 0 < report["settle_p50_ms"] <= report["settle_p95_ms"] <= report["settle_max_ms"] <= report["final_full_max_ms"]
     assert server.alive()
 
 

@@ -9,11 +9,16 @@ import Dispatch
 /// session cannot starve the others however many jobs it queues. Within a session, frames go before
 /// background work (histograms, exports), so a chart or a download never delays the picture a slider moves;
 /// across sessions, an owner with only background work (a histogram, a drag's preparation) waits until no
-/// owner has a frame or long work queued.
+/// owner has a frame or long work queued, and settled frames (a slider let go) go before all, oldest first.
 public final class RenderPool: Sendable {
     public typealias Owner = UInt64
 
     public enum Priority: Sendable {
+        /// The full frame of a request made at rest (a slider let go, a cell opened): the picture a person now
+        /// waits for. It goes before everyone's drag frames: in turn among twenty sessions dragging, each one's
+        /// final frame waited for a round of the others' coarse frames, and the result's for a second round
+        /// behind the slider's own cell (issue 41).
+        case settled
         /// A preview or crop someone is looking at.
         case frame
         /// Work nobody watches frame by frame: histograms, a drag's preparation.
@@ -141,15 +146,21 @@ public final class RenderPool: Sendable {
                 !s.busy.contains(owner) && (longAllowed || jobs.contains { $0.priority != .long })
             }.keys
             // Owners with only background work go after everyone's frames and long work: twenty sessions
-            // preparing their drags must not hold workers while another person's slider waits.
+            // preparing their drags must not hold workers while another person's slider waits. Owners with a
+            // settled frame go before all of them, the oldest first: a person's final picture waits only for
+            // the finals asked for before it.
+            let oldestSettled = waiting.compactMap { owner in
+                s.queues[owner]!.first { $0.priority == .settled }.map { (owner, $0.id) }
+            }.min { $0.1 < $1.1 }?.0
             let urgent = waiting.filter { owner in
                 s.queues[owner]!.contains { $0.priority == .frame || ($0.priority == .long && longAllowed) }
             }
             let candidates = urgent.isEmpty ? Array(waiting) : urgent
-            guard let owner = candidates.min(by: { (s.lastServed[$0] ?? 0, $0) < (s.lastServed[$1] ?? 0, $1) }) else { return nil }
+            guard let owner = oldestSettled ?? candidates.min(by: { (s.lastServed[$0] ?? 0, $0) < (s.lastServed[$1] ?? 0, $1) }) else { return nil }
             var jobs = s.queues[owner] ?? []
-            // Frames first, then background work, then (when a long slot is free) long work, each in order.
-            let order: [Priority] = longAllowed ? [.frame, .background, .long] : [.frame, .background]
+            // Settled frames first, then frames, then background work, then (when a long slot is free) long work,
+            // each in order.
+            let order: [Priority] = longAllowed ? [.settled, .frame, .background, .long] : [.settled, .frame, .background]
             guard let next = order.lazy.compactMap({ p in jobs.firstIndex { $0.priority == p } }).first else { return nil }
             let job = jobs.remove(at: next)
             s.queues[owner] = jobs.isEmpty ? nil : jobs

@@ -61,6 +61,10 @@ public struct RenderJob: Sendable, Equatable {
     /// The widest preview that still runs as an interactive frame (a phone's or a HiDPI page's picture).
     public static let heavyPreviewWidth = 1536
 
+    /// A full frame of a request made at rest, in view (the drag's last change, a cell opened): what a person
+    /// waits for now, so it goes before every session's drag frames (`RenderPool.Priority.settled`).
+    public var isSettled: Bool { !coarse && !refresh && !request.interactive && !request.unseen }
+
     /// The size actually rendered: a coarse pass renders a preview at half width (never under the limits'
     /// `coarseMinimumWidth`). Never
     /// smaller: a quarter-width frame on a large preview is a blur, not a picture that follows the slider.

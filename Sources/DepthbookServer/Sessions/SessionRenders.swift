@@ -20,7 +20,7 @@ extension Session {
 
     /// Runs a render the scheduler started on the pool, then hands its outcome back to the session (`complete`).
     func run(_ job: RenderJob, flag: CancelFlag, on inputs: RenderInputs?) {
-        pool.submit(owner: owner, priority: job.isHeavy ? .long : job.request.unseen ? .background : .frame) { [self] in
+        pool.submit(owner: owner, priority: job.poolPriority) { [self] in
             guard let inputs else {
                 complete(job, outcome: .failed("open a notebook and a photo first"), frame: nil)
                 return
@@ -210,4 +210,12 @@ final class CancelFlag: Sendable {
 struct HistogramKey: Hashable, Sendable {
     var reference: String
     var bins: Int
+}
+
+extension RenderJob {
+    /// Where it waits in the pool: heavy work in the long slots, cells out of view behind everyone's frames,
+    /// settled frames ahead of them.
+    var poolPriority: RenderPool.Priority {
+        isHeavy ? .long : request.unseen ? .background : isSettled ? .settled : .frame
+    }
 }
