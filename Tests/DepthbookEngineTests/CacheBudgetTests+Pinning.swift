@@ -70,4 +70,26 @@ extension CacheBudgetTests {
         _ = try Evaluator(context: RenderContext(cache: whole)).render(image.applying(GaussianBlur(sigma: 2)), RenderTarget(size: image.extent))
         #expect(whole.bytes > 0 && whole.pinnedBytes == 0)
     }
+
+    /// A stage made from the photo alone that says so (`Node.pinned()`) is pinned at a preview's size like the
+    /// photo's planes, with the same key as its unmarked twin; at its own size it is kept but not pinned.
+    @Test func aStageMarkedPinnedIsPinnedAtAPreviewsSize() throws {
+        let photo = EngineFixtures.photo(width: 200, height: 150)
+        let image = try Node(PhotoSource(photo: photo, plane: .image, photoID: "p"))
+        let blurred = try image.applying(GaussianBlur(sigma: 2))
+        let marked = try blurred.pinned()
+        #expect(marked.key == blurred.key && marked.pinnedInCache && !blurred.pinnedInCache)
+        let preview = PixelSize(width: 50, height: 38)
+        let plain = RenderCache(byteLimit: 64 << 20)
+        let reduced = try Evaluator(context: RenderContext(cache: plain)).render(blurred, RenderTarget(size: preview))
+        // Only the photo reduced to the preview is pinned when the blur is not marked.
+        #expect(plain.pinnedBytes == reduced.byteCount)
+        let pinning = RenderCache(byteLimit: 64 << 20)
+        let same = try Evaluator(context: RenderContext(cache: pinning)).render(marked, RenderTarget(size: preview))
+        #expect(same.samples == reduced.samples)
+        #expect(pinning.pinnedBytes == 2 * reduced.byteCount)
+        let whole = RenderCache(byteLimit: 64 << 20)
+        _ = try Evaluator(context: RenderContext(cache: whole)).render(marked, RenderTarget(size: image.extent))
+        #expect(whole.bytes > 0 && whole.pinnedBytes == 0)
+    }
 }

@@ -28,9 +28,10 @@ enum SubjectPlane {
 
     /// The subject mask at the image's size, its edges on the photo's: the learned person matte's regions that
     /// depth agrees are the subject (`SubjectFusion`) when there are any, else the region from depth.
+    /// Made from the photo alone and read by every frame of a subject effect: its fit is pinned in the cache.
     static func mask(_ c: EffectContext) throws -> Node {
-        if let fused = try SubjectFusion.fused(c) { return try EdgeFit.fittedLearned(fused, c) }
-        return try EdgeFit.fitted(try region(c), c)
+        if let fused = try SubjectFusion.fused(c) { return try EdgeFit.fittedLearned(fused, c, photoOnly: true) }
+        return try EdgeFit.fitted(try region(c), c, photoOnly: true)
     }
 
     /// What the page says once when a portrait matte was stood in for, by what stood in.

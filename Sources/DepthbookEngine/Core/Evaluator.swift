@@ -86,10 +86,11 @@ public struct Evaluator: Sendable {
         // A stage cancelled part-way skipped rows: its output is never kept nor used.
         try context.checkCancelled()
         context.countMiss()
-        // A photo's plane reduced to a preview's size is read by every render of the photo: pinned (`RenderCache`).
-        // Not at its own size (an export's or a crop's float copy of the whole photo, read once).
+        // A photo's plane reduced to a preview's size is read by every render of the photo: pinned (`RenderCache`),
+        // and so is a stage made from the photo alone that says so. Not at its own size (an export's or a crop's
+        // float copy of the whole photo, read once).
         if keep {
-            let pinned = filter is PhotoSource && target.size.width < node.extent.width
+            let pinned = (filter is PhotoSource || node.pinnedInCache) && target.size.width < node.extent.width
             context.cache?.store(node.key, size: target.size, output, pinned: pinned)
         }
         return output

@@ -11,8 +11,13 @@ public final class Node: Sendable, CustomStringConvertible {
     public let extent: PixelSize
     /// Stable identity of (filter, parameters, inputs' keys): the cache key.
     public let key: NodeKey
+    /// Whether the cache keeps this node's previews as it keeps a photo's planes reduced to them (pinned,
+    /// `RenderCache`): for a stage made from the photo alone that a slider's every change reads again (the
+    /// photo's fitted subject). Evicted as an ordinary entry among twenty photos' drags, it was made anew per frame.
+    public let pinnedInCache: Bool
 
-    public init(_ filter: any Filter, _ inputs: [Node] = []) throws {
+    public init(_ filter: any Filter, _ inputs: [Node] = [], pinnedInCache: Bool = false) throws {
+        self.pinnedInCache = pinnedInCache
         self.filter = filter
         self.inputs = inputs
         self.kind = try filter.outputKind(for: inputs.map(\.kind))
@@ -25,6 +30,11 @@ public final class Node: Sendable, CustomStringConvertible {
 
     public var name: String { type(of: filter).info.name }
     public var description: String { "\(name)(\(filter.parameterKey)) \(kind) \(extent) #\(key)" }
+
+    /// This node, its previews pinned in the cache (`pinnedInCache`); same key, same pixels.
+    public func pinned() throws -> Node {
+        pinnedInCache ? self : try Node(filter, inputs, pinnedInCache: true)
+    }
 
     /// Applies `filter` with this node as the first input.
     public func applying(_ filter: any Filter, _ others: Node...) throws -> Node {
