@@ -1,37 +1,51 @@
 import Testing
 @testable import DepthbookServer
 
-/// How the memory budget is shared out, worked by hand for the default 1024 MiB: photos 30 %, caches 25 %,
-/// and the rest split between the renders running at once; the person matte's 460 MiB network borrows from
-/// the caches what its worker's share lacks.
+/// How the memory budget is shared out, worked by hand for the default 1024 MiB: photos 30 %, caches a third,
+/// working memory 45 % split between the renders running at once (a twelfth lent to the caches); the person
+/// matte's 460 MiB network takes from the caches what the budget lacks while it runs.
 struct MemoryBudgetTests {
     static let mib = 1 << 20
-    // 1024 MiB = 1,073,741,824 bytes: photos 322,122,547 (30 %, rounded down), caches 268,435,456 (25 %),
-    // working memory 483,183,821.
-    static let working = 1_073_741_824 - 322_122_547 - 268_435_456
+    static let total = 1_073_741_824
+    // 1024 MiB = 1,073,741,824 bytes: photos 322,122,547 (30 %, rounded down), caches 357,913,941 (a third),
+    // working memory 483,183,820 (45 %, rounded down).
+    static let working = 483_183_820
 
     @Test func theSharesOfTheDefaultBudget() {
         let budget = MemoryBudget()
         #expect(budget.photoBytes == 322_122_547)
-        #expect(budget.cacheBytes == 268_435_456)
+        #expect(budget.cacheBytes == 357_913_941)
         #expect(budget.workingBytesPerRender(renderWorkers: 2) == Self.working / 2)
+        // The caches' part beyond the rest is the twelfth the working memory lends them.
+        #expect(budget.photoBytes + budget.cacheBytes + Self.working - Self.total == 89_478_484)
     }
 
-    /// One worker's share (471 MiB) holds the network alone; two leave it 230 MiB short; three or more would
-    /// need more than the caches hold, and the caches give what they have.
-    @Test func theNetworkBorrowsWhatItsWorkersShareLacks() {
+    /// Two workers: the caches keep what the photos, the network and the other worker's share leave,
+    /// 1,073,741,824 - 322,122,547 - 482,344,960 - 241,591,910 = 27,682,407 bytes (26.4 MiB, as at the old 25 %
+    /// split), and give up the rest. Three or more leave nothing: the caches give all they have. One worker runs
+    /// the network in its own share, so the caches give back only what they borrowed beyond it.
+    @Test func theNetworkTakesWhatTheBudgetLacks() {
         let budget = MemoryBudget()
-        let network = 460 * Self.mib
-        #expect(budget.personMatteRoomBytes(renderWorkers: 1) == 0)
-        #expect(budget.personMatteRoomBytes(renderWorkers: 2) == network - Self.working / 2)
-        #expect(budget.personMatteRoomBytes(renderWorkers: 2) == 240_753_050)
+        #expect(budget.personMatteRoomBytes(renderWorkers: 2) == 357_913_941 - 27_682_407)
+        #expect(budget.personMatteRoomBytes(renderWorkers: 1) == 357_913_941 - (Self.total - 322_122_547 - 460 * Self.mib))
         #expect(budget.personMatteRoomBytes(renderWorkers: 3) == budget.cacheBytes)
         #expect(budget.personMatteRoomBytes(renderWorkers: 64) == budget.cacheBytes)
     }
 
-    /// A larger budget gives each worker enough for the network: nothing is borrowed.
-    @Test func aLargeBudgetLendsNothing() {
-        #expect(MemoryBudget(megabytes: 4096).personMatteRoomBytes(renderWorkers: 2) == 0)
+    /// Whatever the budget and the workers, photos, the caches left, the network and the other workers' shares
+    /// fit the budget while the network runs, or the caches give all they have.
+    @Test func theNetworkRunsWithinTheBudget() {
+        for megabytes in [256, 512, 1024, 2048, 4096, 16384] {
+            let budget = MemoryBudget(megabytes: megabytes)
+            for workers in 1...8 {
+                let room = budget.personMatteRoomBytes(renderWorkers: workers)
+                #expect((0...budget.cacheBytes).contains(room))
+                let inUse = budget.photoBytes + (budget.cacheBytes - room) + MemoryBudget.personMatteBytes
+                    + (workers - 1) * budget.workingBytesPerRender(renderWorkers: workers)
+                #expect(inUse <= budget.totalBytes || room == budget.cacheBytes, "\(megabytes) MiB, \(workers) workers")
+            }
+        }
+        #expect(MemoryBudget(megabytes: 16384).personMatteRoomBytes(renderWorkers: 2) == 0)
         #expect(MemoryBudget(megabytes: 256).personMatteRoomBytes(renderWorkers: 2) == MemoryBudget(megabytes: 256).cacheBytes)
     }
 }

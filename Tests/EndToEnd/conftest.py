@@ -185,9 +185,16 @@ def browser_factory(request, artifacts_dir):
                 driver.save_screenshot(str(artifacts_dir / f"{stem}.png"))
                 console = "\n".join(f"{e['level']} {e['message']}" for e in driver.get_log("browser"))
                 (artifacts_dir / f"{stem}.console.txt").write_text(console)
+                # Printed too: a CI run keeps its output, not the artifacts of the machine it ran on.
+                statuses = driver.execute_script(
+                    "return [...document.querySelectorAll('[role=status], .status, .cell-error')].map(e => e.textContent.trim()).filter(t => t)")
+                print(f"browser {index} says: {statuses}\nits console (last 20 lines):\n" + "\n".join(console.splitlines()[-20:]))
             except Exception as error:  # the browser itself may be what broke
                 print(f"could not save evidence from browser {index}: {error}")
         driver.quit()
+    server = request.node.funcargs.get("depthbook_server") if failed else None
+    if server is not None:
+        print(f"the server's log (last 30 lines):\n{server.log_tail(30)}")
 
 
 @pytest.fixture
