@@ -32,8 +32,7 @@ enum SubjectEdge {
         let size = PixelSize(width: c.photo.width, height: c.photo.height)
         // The reach: the subject's region grown by `reach` at the coarse resolution, enlarged bilinearly (soft).
         let grown = try Primitives.threshold(subjectHere, 0.5).applying(Morphology(.dilate, shape: .disc, radius: reach))
-        // From the photo alone, and read again by each change of the cut: pinned in the cache like the subject.
-        let near = try Primitives.resample(grown, to: size, .bilinear).pinned()
+        let near = try Primitives.resample(grown, to: size, .bilinear)
         let zero = try Node(PlaneSource(FloatPlane(width: 1, height: 1, channels: 1, samples: [0]), id: "zero", stretchedTo: size))
         let one = try Node(PlaneSource(FloatPlane(width: 1, height: 1, channels: 1, samples: [1]), id: "one", stretchedTo: size))
         // enlarged · (1 − near): what the depth mask keeps beyond the subject's reach ...
