@@ -71,13 +71,13 @@ extension CacheBudgetTests {
         #expect(whole.bytes > 0 && whole.pinnedBytes == 0)
     }
 
-    /// A stage made from the photo alone that says so (`Node.pinned()`) is pinned at a preview's size like the
+    /// A stage made from the photo alone that says so (`Node.pinnedInCache`) is pinned at a preview's size like the
     /// photo's planes, with the same key as its unmarked twin; at its own size it is kept but not pinned.
     @Test func aStageMarkedPinnedIsPinnedAtAPreviewsSize() throws {
         let photo = EngineFixtures.photo(width: 200, height: 150)
         let image = try Node(PhotoSource(photo: photo, plane: .image, photoID: "p"))
         let blurred = try image.applying(GaussianBlur(sigma: 2))
-        let marked = try blurred.pinned()
+        let marked = try Node(GaussianBlur(sigma: 2), [image], pinnedInCache: true)
         #expect(marked.key == blurred.key && marked.pinnedInCache && !blurred.pinnedInCache)
         let preview = PixelSize(width: 50, height: 38)
         let plain = RenderCache(byteLimit: 64 << 20)

@@ -31,11 +31,6 @@ public final class Node: Sendable, CustomStringConvertible {
     public var name: String { type(of: filter).info.name }
     public var description: String { "\(name)(\(filter.parameterKey)) \(kind) \(extent) #\(key)" }
 
-    /// This node, its previews pinned in the cache (`pinnedInCache`); same key, same pixels.
-    public func pinned() throws -> Node {
-        pinnedInCache ? self : try Node(filter, inputs, pinnedInCache: true)
-    }
-
     /// Applies `filter` with this node as the first input.
     public func applying(_ filter: any Filter, _ others: Node...) throws -> Node {
         try Node(filter, [self] + others)
